@@ -1,0 +1,84 @@
+"""What an engine is to the runner: the Python adapter protocol (spec/protocol.md, "Python engines").
+
+An in-process engine is any object with these three methods.  A subprocess engine
+speaks the JSON-lines protocol and is wrapped into the same shape by
+`subprocess_engine.SubprocessEngine`, so the runner sees one kind of engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Protocol, runtime_checkable
+
+from .rules import Rules
+from .state import Layout, Side, State
+
+CAPABILITIES = ("legal-plays", "game-result")
+ENTRY_POINT_GROUP = "gammonspec.engines"
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """What an engine declares: who it is, which rulesets it implements, which queries it answers."""
+
+    name: str
+    version: str
+    rulesets: tuple[str, ...]
+    capabilities: tuple[str, ...] = CAPABILITIES
+    options: dict[str, tuple[object, ...]] = field(default_factory=dict)  # option -> values supported; absent = all
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: who won, the kind of win as the ruleset names it, and points after the cube."""
+
+    winner: Side
+    kind: str
+    points: int
+
+
+class Skip(Exception):
+    """Raised by an engine for a request it chooses not to answer (reported as skipped, not failed)."""
+
+
+@runtime_checkable
+class Engine(Protocol):
+    def info(self) -> EngineInfo:
+        """Name, version, rulesets and capabilities; called once before any request."""
+
+    def legal_plays(self, state: State, rules: Rules) -> Iterable[Layout]:
+        """Every distinct layout a legal play of `state.dice` by `state.turn` can leave.
+
+        When no checker can move, the only result is the unchanged layout."""
+
+    def game_result(self, state: State, rules: Rules) -> GameResult | None:
+        """The result of the game if it is over in `state.layout`, else None."""
+
+
+class EngineLoadError(Exception):
+    pass
+
+
+def load_engine(spec: str) -> Engine:
+    """An engine from `module:attribute` or the name of a `gammonspec.engines` entry point.
+
+    The attribute may be an Engine instance, or a class or factory called with no arguments."""
+    if ":" in spec:
+        module_name, _, attr = spec.partition(":")
+        try:
+            target = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise EngineLoadError(f"cannot load engine {spec!r}: {exc}") from None
+    else:
+        found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
+        if not found:
+            names = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+            raise EngineLoadError(f"no engine {spec!r}: give module:attr, or one of the installed engines {names}")
+        target = found[0].load()
+    engine = target() if isinstance(target, type) or not isinstance(target, Engine) and callable(target) else target
+    if not isinstance(engine, Engine):
+        raise EngineLoadError(f"{spec!r} is not an engine: it needs info(), legal_plays() and game_result()")
+    return engine

@@ -1,0 +1,114 @@
+"""Standard move notation, from the mover's point of view (spec/conventions.md).
+
+`24/18 13/10`, `24/18/13` (one checker), `13/7(2)`, `bar/22*`, `6/off`, and the
+empty play `""` (no checker moves).  The harness, not the engine, turns a play
+into the layout it produces, so an engine is judged on positions only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .state import SIDES, Layout, Side, StateError, mirror, other
+
+BAR, OFF = 25, 0
+_STEP = re.compile(r"(bar|off|\d{1,2})(\*?)")
+_MOVE = re.compile(r"^(?P<path>(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+)(?:\((?P<times>\d)\))?$")
+
+
+class NotationError(ValueError):
+    """A play that is not well formed, or not even possible on the board it is played on."""
+
+
+def parse(play: str) -> list[list[tuple[int, bool]]]:
+    """Split a play into checker paths: each a list of (point, hit) with bar=25, off=0."""
+    paths: list[list[tuple[int, bool]]] = []
+    for token in play.split():
+        m = _MOVE.match(token.lower())
+        if not m:
+            raise NotationError(f"cannot read move {token!r} (expected e.g. 24/18, bar/22*, 6/off, 13/7(2))")
+        steps = []
+        for i, part in enumerate(m["path"].split("/")):
+            s = _STEP.fullmatch(part)
+            assert s, part  # guaranteed by _MOVE
+            name, hit = s.group(1), bool(s.group(2))
+            point = BAR if name == "bar" else OFF if name == "off" else int(name)
+            if name not in ("bar", "off") and not 1 <= point <= 24:
+                raise NotationError(f"point {point} in {token!r} is not a point 1-24")
+            if i and point >= steps[-1][0]:
+                raise NotationError(f"{token!r} moves backwards: checkers move from higher to lower points")
+            steps.append((point, hit))
+        paths.extend([steps] * int(m["times"] or 1))
+    return paths
+
+
+def apply(layout: Layout, side: Side, play: str) -> Layout:
+    """The layout after `side` makes `play`; raises NotationError when the play cannot be made."""
+    me = list(layout.points(side))
+    them = list(layout.points(other(side)))
+    bar = dict(zip(SIDES, layout.bar))
+    off = dict(zip(SIDES, layout.off))
+    hitting = layout.game == "backgammon"
+    for path in parse(play):
+        start = path[0][0]
+        if start == BAR:
+            if not bar[side]:
+                raise NotationError(f"{side} has no checker on the bar")
+            bar[side] -= 1
+        else:
+            if not me[start - 1]:
+                raise NotationError(f"{side} has no checker on point {start}")
+            me[start - 1] -= 1
+        for point, hit in path[1:]:
+            if point == OFF:
+                off[side] += 1
+                continue
+            theirs = mirror(layout.game, point) - 1
+            if them[theirs] > (1 if hitting else 0):
+                raise NotationError(f"point {point} is held by {other(side)} ({them[theirs]} checkers)")
+            if them[theirs]:
+                them[theirs] = 0
+                bar[other(side)] += 1
+            elif hit:
+                raise NotationError(f"{point}* marks a hit, but there is no {other(side)} blot on point {point}")
+        if path[-1][0] != OFF:
+            me[path[-1][0] - 1] += 1
+    points = {side: tuple(me), other(side): tuple(them)}
+    result = Layout(layout.game, points["white"], points["black"], (bar["white"], bar["black"]), (off["white"], off["black"]))
+    try:
+        result.validate()
+    except StateError as exc:
+        raise NotationError(str(exc)) from None
+    return result
+
+
+def describe(before: Layout, after: Layout, side: Side) -> str:
+    """A play in notation that turns `before` into `after` (for reports; one of the equivalent spellings)."""
+    mine_b, mine_a = before.points(side), after.points(side)
+    sources = [BAR] * (before.on_bar(side) - after.on_bar(side))
+    dests = [OFF] * (after.borne_off(side) - before.borne_off(side))
+    for p in range(24, 0, -1):
+        d = mine_a[p - 1] - mine_b[p - 1]
+        (dests if d > 0 else sources).extend([p] * abs(d))
+    sources.sort(reverse=True)
+    dests.sort(reverse=True)
+    if len(sources) != len(dests) or any(s <= d for s, d in zip(sources, dests)):
+        return f"<not a play from this position: {after.key()}>"
+    them_b, them_a = before.points(other(side)), after.points(other(side))
+    hits = [p for p in range(24, 0, -1) if them_b[mirror(before.game, p) - 1] > them_a[mirror(before.game, p) - 1]]
+    paths = [[s, d] for s, d in zip(sources, dests)]
+    for h in hits:
+        path = next((pa for pa in paths if pa[-1] == h), None) or next((pa for pa in paths if pa[0] > h > pa[-1]), None)
+        if path is None:
+            return f"<not a play from this position: {after.key()}>"
+        if path[-1] != h:
+            path.insert(-1, h)
+
+    def name(x: int) -> str:
+        return "bar" if x == BAR else "off" if x == OFF else f"{x}*" if x in hits else str(x)
+
+    grouped: dict[str, int] = {}
+    for pa in paths:
+        n = "/".join(map(name, pa))
+        grouped[n] = grouped.get(n, 0) + 1
+    return " ".join(n if c == 1 else f"{n}({c})" for n, c in grouped.items()) or "(no move)"

@@ -1,0 +1,108 @@
+"""The JSON-lines engine protocol (spec/protocol.md): message checking and the server side.
+
+`serve` makes any Python engine speak the protocol on stdin/stdout; `subprocess_engine`
+is the runner's side.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from functools import cache
+from typing import Any, TextIO
+
+import jsonschema
+
+from . import PROTOCOL_VERSION
+from .engine import Engine, Skip
+from .rules import Rules, schema
+from .state import Layout, State, StateError
+
+
+class ProtocolError(ValueError):
+    """A message that is not JSON, or not a message of this protocol."""
+
+
+@cache
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    root = schema("protocol")
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": root["$defs"]})
+
+
+def check(kind: str, message: Any) -> dict[str, Any]:
+    """Raise ProtocolError unless `message` is a valid `to_engine` / `from_engine` message."""
+    error = jsonschema.exceptions.best_match(_validator(kind).iter_errors(message))
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "message"
+        raise ProtocolError(f"{where}: {error.message}")
+    return message
+
+
+def decode(line: str, kind: str) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not JSON ({exc.msg}): {line[:120]!r}") from None
+    return check(kind, message)
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def compatible(version: str) -> bool:
+    """Same major version, as semantic versioning has it."""
+    return version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
+
+
+def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to one query, as a protocol message."""
+    rid = request["id"]
+    try:
+        state, rules = State.from_wire(request["state"]), Rules.from_wire(request["rules"])
+        if request["type"] == "legal-plays":
+            return {"type": "plays", "id": rid, "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)]}
+        result = engine.game_result(state, rules)
+        wire = None if result is None else {"winner": result.winner, "kind": result.kind, "points": result.points}
+        return {"type": "game-result", "id": rid, "result": wire}
+    except Skip as exc:
+        return {"type": "skip", "id": rid, "reason": str(exc)}
+    except StateError as exc:
+        return {"type": "error", "id": rid, "message": f"bad state: {exc}"}
+    except Exception as exc:  # noqa: BLE001 - the server reports, the runner decides
+        traceback.print_exc(file=sys.stderr)
+        return {"type": "error", "id": rid, "message": f"{type(exc).__name__}: {exc}"}
+
+
+def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Speak the protocol for `engine` until `bye` or end of input."""
+    info = engine.info()
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = decode(line, "to_engine")
+        except ProtocolError as exc:
+            print(f"gammonspec serve: ignoring bad message: {exc}", file=sys.stderr)
+            continue
+        if message["type"] == "bye":
+            return 0
+        if message["type"] == "hello":
+            reply: dict[str, Any] = {
+                "type": "hello", "protocol": PROTOCOL_VERSION, "name": info.name, "version": info.version,
+                "rulesets": list(info.rulesets), "capabilities": list(info.capabilities),
+            }
+            if not compatible(message["protocol"]):
+                print(f"gammonspec serve: runner speaks protocol {message['protocol']}, this is {PROTOCOL_VERSION}", file=sys.stderr)
+        else:
+            reply = answer(engine, message)
+        stdout.write(encode(reply) + "\n")
+        stdout.flush()
+    return 0
+
+
+def layouts(game: str, positions: list[dict[str, Any]]) -> list[Layout]:
+    """Positions from an engine's answer; an impossible one raises StateError."""
+    return [Layout.from_wire(game, p) for p in positions]
+

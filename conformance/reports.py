@@ -1,0 +1,109 @@
+"""Reports of a run: the terminal summary, JSON and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from . import PROTOCOL_VERSION, __version__
+from .board import draw
+from .engine import EngineInfo
+from .runner import Outcome
+
+STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, int]:
+    counts = Counter(o.status for o in outcomes)
+    return {"total": len(outcomes), **{s: counts.get(s, 0) for s in STATUSES}}
+
+
+def ok(outcomes: list[Outcome]) -> bool:
+    """A run passes when nothing failed, errored or unexpectedly passed."""
+    return not any(o.status in ("failed", "errored", "xpassed") for o in outcomes)
+
+
+def describe_failure(o: Outcome) -> str:
+    state = o.case.state
+    lines = [
+        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rules)}]  {o.case.title}",
+        f"  at {o.case.where}",
+    ]
+    if state.dice:
+        lines.append(f"  {state.turn} to play {'-'.join(map(str, state.dice))}")
+    lines += ["    " + line for line in draw(state.layout, state.turn).splitlines()]
+    if o.missing:
+        lines.append("  missing: " + " | ".join(o.missing))
+    if o.extra:
+        lines.append("  extra:   " + " | ".join(o.extra))
+    if not (o.missing or o.extra) and o.message:
+        lines.append("  " + o.message)
+    if o.stderr:
+        lines.append("  engine stderr:\n" + "\n".join("    " + s for s in o.stderr.splitlines()[-10:]))
+    return "\n".join(lines)
+
+
+def text(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> str:
+    """Failures in full, then a per-rule table, then the totals."""
+    parts = [describe_failure(o) for o in outcomes if o.status in ("failed", "errored", "xpassed")]
+    per_rule: dict[str, Counter[str]] = defaultdict(Counter)
+    for o in outcomes:
+        for rule in o.case.rules:
+            per_rule[rule][o.status] += 1
+    if per_rule:
+        width = max(map(len, per_rule))
+        rows = [f"{'rule':<{width}}  pass  fail  err  skip"]
+        for rule in sorted(per_rule):
+            c = per_rule[rule]
+            rows.append(f"{rule:<{width}}  {c['passed'] + c['xfailed']:>4}  {c['failed'] + c['xpassed']:>4}  {c['errored']:>3}  {c['skipped']:>4}")
+        parts.append("\n".join(rows))
+    s = summary(outcomes)
+    tail = f"{info.name} {info.version} against gammonspec {__version__}: "
+    tail += ", ".join(f"{s[k]} {k}" for k in STATUSES if s[k] or k in ("passed", "failed"))
+    if restarts:
+        tail += f" (engine restarted {restarts} times)"
+    parts.append(tail)
+    return "\n\n".join(parts)
+
+
+def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dict[str, Any]:
+    return {
+        "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
+        "engine": {"name": info.name, "version": info.version, "rulesets": list(info.rulesets), "restarts": restarts},
+        "summary": summary(outcomes),
+        "results": [
+            {
+                "id": o.case.id, "ruleset": o.ruleset, "game": o.case.game, "rules": list(o.case.rules),
+                "status": o.status, "message": o.message, "missing": o.missing, "extra": o.extra,
+                **({"stderr": o.stderr} if o.stderr else {}),
+            }
+            for o in outcomes
+        ],
+    }
+
+
+def write_json(path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> None:
+    path.write_text(json.dumps(to_json(outcomes, info, restarts), indent=2) + "\n")
+
+
+def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo) -> None:
+    s = summary(outcomes)
+    suite = ET.Element(
+        "testsuite", name=f"gammonspec {__version__} / {info.name} {info.version}", tests=str(s["total"]),
+        failures=str(s["failed"] + s["xpassed"]), errors=str(s["errored"]), skipped=str(s["skipped"] + s["xfailed"]),
+    )
+    for o in outcomes:
+        tc = ET.SubElement(suite, "testcase", classname=f"{o.case.game}.{o.ruleset}", name=o.case.id, file=str(o.case.path), line=str(o.case.line))
+        if o.status in ("failed", "xpassed"):
+            ET.SubElement(tc, "failure", message=o.message).text = describe_failure(o)
+        elif o.status == "errored":
+            ET.SubElement(tc, "error", message=o.message).text = describe_failure(o)
+        elif o.status in ("skipped", "xfailed"):
+            ET.SubElement(tc, "skipped", message=o.message or "expected failure")
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

@@ -1,0 +1,120 @@
+"""Rule switches, options and rulesets (spec/switches.yaml, spec/rulesets/*.yaml)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .yamlio import DataError, load_yaml, locate
+
+SPEC_DIR = Path(__file__).resolve().parent.parent / "spec"
+SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What an engine is told about the rules of a request: the ruleset, its switch values, the options."""
+
+    ruleset: str
+    game: str
+    switches: dict[str, str]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, switch: str) -> str:
+        return self.switches[switch]
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> "Rules":
+        return cls(data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})))
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    game: str
+    source: str
+    summary: str
+    switches: dict[str, str]
+    options: dict[str, dict[str, Any]]  # name -> {default, allowed}
+
+    def rules(self, options: dict[str, Any] | None = None) -> Rules:
+        chosen = {name: spec["default"] for name, spec in self.options.items()}
+        chosen.update(options or {})
+        return Rules(self.name, self.game, dict(self.switches), chosen)
+
+    def admits(self, requires: dict[str, str], options: dict[str, Any]) -> bool:
+        """Whether a case that needs these switch values and options applies to this ruleset."""
+        return all(self.switches.get(k) == v for k, v in requires.items()) and all(
+            k in self.options and v in self.options[k]["allowed"] for k, v in options.items()
+        )
+
+
+@cache
+def registry() -> dict[str, Any]:
+    """The switch and option registry, checked against its own shape."""
+    return load_yaml(SPEC_DIR / "switches.yaml")
+
+
+def schema(name: str) -> dict[str, Any]:
+    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
+
+
+def check_switches(requires: dict[str, Any], path: Path, where: Any, what: str) -> None:
+    """Raise DataError unless every switch and value named is in the registry."""
+    known = registry()["switches"]
+    for name, value in requires.items():
+        if name not in known:
+            raise DataError(path, locate(where, name), f"{what}: unknown switch {name!r} (known: {', '.join(known)})")
+        if value not in known[name]["values"]:
+            raise DataError(
+                path, locate(where, name),
+                f"{what}: switch {name} has no value {value!r} (values: {', '.join(known[name]['values'])})",
+            )
+
+
+def check_options(options: dict[str, Any], path: Path, where: Any, what: str) -> None:
+    known = registry()["options"]
+    types = {"boolean": bool, "integer": int}
+    for name, value in options.items():
+        if name not in known:
+            raise DataError(path, locate(where, name), f"{what}: unknown option {name!r} (known: {', '.join(known)})")
+        if type(value) is not types[known[name]["type"]]:
+            raise DataError(path, locate(where, name), f"{what}: option {name} must be {known[name]['type']}, got {value!r}")
+
+
+def load_ruleset(path: Path) -> Ruleset:
+    data = load_yaml(path)
+    validator = jsonschema.Draft202012Validator(schema("ruleset"))
+    for error in validator.iter_errors(data):
+        raise DataError(path, locate(data, *error.absolute_path), error.message)
+    check_switches(data["switches"], path, data["switches"], "ruleset")
+    missing = set(registry()["switches"]) - set(data["switches"])
+    if missing:
+        raise DataError(path, locate(data, "switches"), f"ruleset sets no value for {', '.join(sorted(missing))}")
+    for name, spec in data.get("options", {}).items():
+        check_options({name: spec["default"]}, path, data["options"], "ruleset")
+        if spec["default"] not in spec["allowed"]:
+            raise DataError(path, locate(data["options"], name), f"option {name}: default is not among allowed")
+    if data["name"] != path.stem:
+        raise DataError(path, locate(data, "name"), f"ruleset name {data['name']!r} must match its file name {path.stem!r}")
+    return Ruleset(
+        name=data["name"], game=data["game"], source=data["source"], summary=data["summary"],
+        switches=dict(data["switches"]), options={k: dict(v) for k, v in data.get("options", {}).items()},
+    )
+
+
+@cache
+def rulesets() -> dict[str, Ruleset]:
+    """Every ruleset the suite defines, by name."""
+    return {rs.name: rs for rs in map(load_ruleset, sorted((SPEC_DIR / "rulesets").glob("*.yaml")))}

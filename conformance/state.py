@@ -1,0 +1,190 @@
+"""One state model for all three games (spec/conventions.md).
+
+Each side counts the 24 points from its own point of view: its 24-point is the
+farthest from home, 1-6 is its home board.  Where the other side's checkers
+stand in those numbers depends only on the game's geometry:
+
+* Backgammon: the sides move towards each other, my point p is the other's 25 - p.
+* Narde and Crazy Narde: both move the same way round from diagonally opposite
+  heads, my point p is the other's p - 12 (p > 12) or p + 12 (p <= 12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+Side = Literal["white", "black"]
+SIDES: tuple[Side, Side] = ("white", "black")
+GAMES = ("backgammon", "narde", "crazy-narde")
+CHECKERS = 15
+HEAD = 24  # the Narde head, in each side's own numbering
+
+
+class StateError(ValueError):
+    """An impossible or malformed state."""
+
+
+def other(side: Side) -> Side:
+    return "black" if side == "white" else "white"
+
+
+def mirror(game: str, point: int) -> int:
+    """The other side's number for my point `point` (conventions: geometry)."""
+    if game == "backgammon":
+        return 25 - point
+    return point - 12 if point > 12 else point + 12
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the checkers stand.  points[s][p - 1] = s's checkers on s's own point p."""
+
+    game: str
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+    bar: tuple[int, int] = (0, 0)  # (white, black)
+    off: tuple[int, int] = (0, 0)  # (white, black)
+
+    def points(self, side: Side) -> tuple[int, ...]:
+        return self.white if side == "white" else self.black
+
+    def on_bar(self, side: Side) -> int:
+        return self.bar[SIDES.index(side)]
+
+    def borne_off(self, side: Side) -> int:
+        return self.off[SIDES.index(side)]
+
+    def key(self) -> str:
+        """Canonical text of the layout: equal layouts, equal keys (conventions: canonical key)."""
+        return (
+            "w:" + ",".join(map(str, self.white)) + "|b:" + ",".join(map(str, self.black))
+            + f"|bar:{self.bar[0]},{self.bar[1]}|off:{self.off[0]},{self.off[1]}"
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "white": list(self.white),
+            "black": list(self.black),
+            "bar": {"white": self.bar[0], "black": self.bar[1]},
+            "off": {"white": self.off[0], "black": self.off[1]},
+        }
+
+    @classmethod
+    def from_wire(cls, game: str, data: dict[str, Any]) -> "Layout":
+        """Read a layout as the protocol carries it; raises StateError when malformed."""
+        try:
+            layout = cls(
+                game=game,
+                white=tuple(int(n) for n in data["white"]),
+                black=tuple(int(n) for n in data["black"]),
+                bar=(int(data.get("bar", {}).get("white", 0)), int(data.get("bar", {}).get("black", 0))),
+                off=(int(data.get("off", {}).get("white", 0)), int(data.get("off", {}).get("black", 0))),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateError(f"malformed position: {exc!r}") from None
+        layout.validate()
+        return layout
+
+    def validate(self) -> None:
+        """Reject impossible layouts with a message saying what is wrong."""
+        if self.game not in GAMES:
+            raise StateError(f"unknown game {self.game!r} (expected one of {', '.join(GAMES)})")
+        for side in SIDES:
+            pts = self.points(side)
+            if len(pts) != 24:
+                raise StateError(f"{side} has {len(pts)} points, expected 24")
+            if any(n < 0 for n in pts) or self.on_bar(side) < 0 or self.borne_off(side) < 0:
+                raise StateError(f"{side} has a negative checker count")
+            total = sum(pts) + self.on_bar(side) + self.borne_off(side)
+            if total != CHECKERS:
+                raise StateError(
+                    f"{side} has {total} checkers (board {sum(pts)} + bar {self.on_bar(side)}"
+                    f" + off {self.borne_off(side)}), expected {CHECKERS}"
+                )
+            if self.game != "backgammon" and self.on_bar(side):
+                raise StateError(f"{side} has checkers on the bar, but {self.game} has no hitting and no bar")
+        for p in range(1, 25):
+            if self.white[p - 1] and self.black[mirror(self.game, p) - 1]:
+                raise StateError(
+                    f"white's point {p} (black's {mirror(self.game, p)}) holds checkers of both sides"
+                )
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """What the rules need to know about the turn beyond the checkers (conventions: turn context)."""
+
+    first_turn: bool = False  # the side on roll has not yet had a turn this game
+    rolls_in_game: int = 0  # rolls made in this game before this one (the opening roll counts)
+    head_moves: int = 0  # checkers that already left the head this turn
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"first_turn": self.first_turn, "rolls_in_game": self.rolls_in_game, "head_moves": self.head_moves}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any] | None) -> "TurnContext":
+        data = data or {}
+        return cls(
+            first_turn=bool(data.get("first_turn", False)),
+            rolls_in_game=int(data.get("rolls_in_game", 0)),
+            head_moves=int(data.get("head_moves", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class State:
+    """A layout, the side on roll, the dice to play and the turn context."""
+
+    layout: Layout
+    turn: Side
+    dice: tuple[int, ...] = ()
+    context: TurnContext = field(default_factory=TurnContext)
+    cube: int = 1
+
+    @property
+    def game(self) -> str:
+        return self.layout.game
+
+    def with_layout(self, layout: Layout) -> "State":
+        return replace(self, layout=layout)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "turn": self.turn,
+            "dice": list(self.dice),
+            "position": self.layout.to_wire(),
+            "context": self.context.to_wire(),
+            "cube": self.cube,
+        }
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> "State":
+        try:
+            game, turn = data["game"], data["turn"]
+        except (KeyError, TypeError) as exc:
+            raise StateError(f"malformed state: missing {exc}") from None
+        if turn not in SIDES:
+            raise StateError(f"turn must be white or black, not {turn!r}")
+        dice = tuple(int(d) for d in data.get("dice", ()))
+        if any(not 1 <= d <= 6 for d in dice):
+            raise StateError(f"dice must be 1-6, got {list(dice)}")
+        return cls(
+            layout=Layout.from_wire(game, data["position"]),
+            turn=turn,
+            dice=dice,
+            context=TurnContext.from_wire(data.get("context")),
+            cube=int(data.get("cube", 1)),
+        )
+
+
+def start_layout(game: str) -> Layout:
+    """The starting position of a game."""
+    pts = [0] * 24
+    if game == "backgammon":
+        for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+            pts[p - 1] = n
+    else:
+        pts[HEAD - 1] = CHECKERS
+    return Layout(game, tuple(pts), tuple(pts))

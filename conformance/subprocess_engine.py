@@ -1,0 +1,159 @@
+"""An engine in another process, any language, over the JSON-lines protocol (spec/protocol.md).
+
+Every failure of the engine process (it crashes, exits, hangs past the timeout, prints
+something that is not a protocol message, answers another request) becomes an
+`EngineFailure` for that one request, with the tail of the engine's stderr; the process is
+then restarted for the next request.
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import shlex
+import subprocess
+import threading
+from typing import Any
+
+from . import PROTOCOL_VERSION, __version__
+from .engine import EngineInfo, GameResult, Skip
+from .protocol import ProtocolError, check, compatible, decode, encode, layouts
+from .rules import Rules
+from .state import Layout, State
+
+STDERR_LINES = 40
+
+
+class EngineFailure(RuntimeError):
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+
+class SubprocessEngine:
+    """The Engine protocol on top of a child process."""
+
+    def __init__(self, command: str, timeout: float = 10.0) -> None:
+        self.command, self.timeout = command, timeout
+        self.restarts = 0
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._info: EngineInfo | None = None
+        self._next_id = 0
+
+    # -- process management -------------------------------------------------
+    def _start(self) -> None:
+        try:
+            self._proc = subprocess.Popen(
+                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, bufsize=1,
+            )
+        except OSError as exc:
+            raise EngineFailure(f"cannot start engine {self.command!r}: {exc.strerror or exc}") from None
+        self._lines = queue.Queue()
+        proc = self._proc
+        threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
+        hello = self._exchange({"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, expect_id=None)
+        if hello["type"] != "hello":
+            self._fail(f"engine answered the handshake with {hello['type']!r}, not hello")
+        if not compatible(hello["protocol"]):
+            self._fail(f"engine speaks protocol {hello['protocol']}, the runner {PROTOCOL_VERSION}")
+        self._info = EngineInfo(
+            hello["name"], hello["version"], tuple(hello["rulesets"]),
+            tuple(hello.get("capabilities", ("legal-plays", "game-result"))),
+            {k: tuple(v) for k, v in hello.get("options", {}).items()},
+        )
+
+    @staticmethod
+    def _pump(stream: Any, lines: queue.Queue[str | None]) -> None:
+        for line in stream:
+            lines.put(line)
+        lines.put(None)
+
+    def _drain(self, stream: Any) -> None:
+        for line in stream:
+            self._stderr.append(line.rstrip("\n"))
+
+    def _stop(self) -> None:
+        if self._proc is not None:
+            try:
+                self._proc.kill()
+                self._proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            self._proc = None
+
+    def _fail(self, message: str) -> None:
+        """Give up on this process: the next request starts a new one."""
+        if self._proc is not None:
+            self._proc.poll()
+            code = self._proc.returncode
+            self._stop()
+            self.restarts += 1
+            if code is not None:
+                message += f" (exit status {code})"
+        raise EngineFailure(f"{message} [engine: {self.command}]", "\n".join(self._stderr))
+
+    def _exchange(self, message: dict[str, Any], expect_id: str | None) -> dict[str, Any]:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(encode(message) + "\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._fail("engine closed its input (did it exit?)")
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self._fail(f"no answer within {self.timeout:g} s")
+        if line is None:
+            self._fail("engine exited without answering")
+        try:
+            reply = decode(line, "from_engine")
+        except ProtocolError as exc:
+            self._fail(f"garbage from engine: {exc}")
+        if expect_id is not None and reply.get("id") != expect_id:
+            self._fail(f"engine answered request {reply.get('id')!r}, expected {expect_id!r}")
+        return reply
+
+    def _ask(self, kind: str, state: State, rules: Rules) -> dict[str, Any]:
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+        self._next_id += 1
+        rid = str(self._next_id)
+        request = check("to_engine", {"type": kind, "id": rid, "rules": rules.to_wire(), "state": state.to_wire()})
+        reply = self._exchange(request, expect_id=rid)
+        if reply["type"] == "skip":
+            raise Skip(reply["reason"])
+        if reply["type"] == "error":
+            raise EngineFailure(f"engine error: {reply['message']}", "\n".join(self._stderr))
+        wanted = "plays" if kind == "legal-plays" else "game-result"
+        if reply["type"] != wanted:
+            self._fail(f"engine answered a {kind} request with {reply['type']!r}")
+        return reply
+
+    # -- the Engine protocol ---------------------------------------------------
+    def info(self) -> EngineInfo:
+        if self._info is None:
+            self._start()
+        assert self._info is not None
+        return self._info
+
+    def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
+        return layouts(state.game, self._ask("legal-plays", state, rules)["positions"])
+
+    def game_result(self, state: State, rules: Rules) -> GameResult | None:
+        result = self._ask("game-result", state, rules)["result"]
+        return None if result is None else GameResult(result["winner"], result["kind"], result["points"])
+
+    def close(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                assert self._proc.stdin is not None
+                self._proc.stdin.write(encode({"type": "bye"}) + "\n")
+                self._proc.stdin.flush()
+                self._proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._stop()

@@ -1,0 +1,24 @@
+"""The reference engine: every rule of every ruleset, each in one small function (rules.py)."""
+
+from __future__ import annotations
+
+from gammonspec.conformance import __version__
+from gammonspec.conformance.engine import EngineInfo, GameResult
+from gammonspec.conformance.rules import Rules, rulesets
+from gammonspec.conformance.state import Layout, State
+
+from .movegen import legal_plays
+from .scoring import game_result
+
+
+class ReferenceEngine:
+    """gammonspec's own engine; it passes the whole suite."""
+
+    def info(self) -> EngineInfo:
+        return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()))
+
+    def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
+        return legal_plays(state.layout, state.turn, state.dice, state.context, rules)
+
+    def game_result(self, state: State, rules: Rules) -> GameResult | None:
+        return game_result(state.layout, rules, state.cube)

@@ -1,0 +1,79 @@
+"""Legal plays: every sequence of single-number moves the rules allow, kept as distinct end positions.
+
+A depth-first search over (position, numbers left, head moves) that visits each node once;
+every node is a candidate end of the turn (a play may stop early only when nothing more can
+be played, which `keep_maximal` settles over the whole set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.state import Layout, Side, TurnContext
+
+from . import rules as r
+from .view import BAR, OFF, Counts, to_layout, to_view
+
+Position = r.Position
+
+
+def single_moves(me: Counts, them: Counts, die: int, head_left: int, rules: Rules) -> Iterator[tuple[Counts, Counts, int]]:
+    """Each position one move of `die` can reach, with how many head moves remain after it."""
+    sources = (BAR,) if r.must_enter_first(me) else tuple(p for p in range(24, 0, -1) if me[p])
+    for source in sources:
+        target = r.entry_point(die) if source == BAR else source - die
+        if target >= 1:
+            if r.point_closed(them[target], rules) or r.home_checker_frozen(me, source, target, rules):
+                continue
+        elif not r.bear_off_allowed(me, source, die, rules):
+            continue
+        head = r.leaves_head(source, rules)
+        if head and not head_left:
+            continue
+        new_me = list(me)
+        new_me[source] -= 1
+        new_me[max(target, OFF)] += 1
+        new_them = them
+        if target >= 1 and r.hits_blot(them[target], rules):
+            hit = list(them)
+            hit[target], hit[BAR] = 0, hit[BAR] + 1
+            new_them = tuple(hit)
+        yield tuple(new_me), new_them, head_left - head
+
+
+def legal_positions(me: Counts, them: Counts, dice: tuple[int, ...], context: TurnContext, rules: Rules, game: str) -> list[Position]:
+    """The distinct end positions of all legal plays of `dice`, in the mover's view."""
+    numbers = r.numbers_to_play(dice, rules)
+    within = r.block_banned_within_turn(rules)
+    after = r.block_banned_after_turn(rules)
+    used: dict[Position, set[tuple[int, ...]]] = {}
+    seen: set[tuple[Counts, Counts, tuple[int, ...], int]] = set()
+    head_start = r.head_allowance(dice, context, rules) - context.head_moves
+
+    def visit(me: Counts, them: Counts, left: tuple[int, ...], head_left: int) -> None:
+        node = (me, them, left, head_left)
+        if node in seen:
+            return
+        seen.add(node)
+        if not (after and r.six_block_trap(me, them, game)):
+            spent = list(numbers)
+            for n in left:
+                spent.remove(n)
+            used.setdefault((me, them), set()).add(tuple(sorted(spent)))
+        for die in sorted(set(left)):
+            rest = list(left)
+            rest.remove(die)
+            for new_me, new_them, new_head in single_moves(me, them, die, head_left, rules):
+                if within and r.six_block_trap(new_me, new_them, game):
+                    continue
+                visit(new_me, new_them, tuple(rest), new_head)
+
+    visit(me, them, numbers, max(head_start, 0))
+    return r.keep_maximal(used, numbers) if used else [(me, them)]
+
+
+def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: TurnContext, rules: Rules) -> list[Layout]:
+    """Every distinct layout a legal play can leave; the unchanged layout when nothing can move."""
+    me, them = to_view(layout, side)
+    return [to_layout(layout.game, side, m, t) for m, t in legal_positions(me, them, dice, context, rules, layout.game)]

@@ -1,0 +1,136 @@
+"""The movement rules, one small function each, named for the rule, its IDs in the docstring.
+
+All functions work on the mover's view (view.py).  `movegen.py` composes them.
+"""
+
+from __future__ import annotations
+
+from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.state import HEAD, TurnContext, mirror
+
+from .view import BAR, Counts
+
+Position = tuple[Counts, Counts]  # (me, them)
+
+HOME = range(1, 7)
+
+
+def numbers_to_play(dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
+    """A roll's numbers; a double is played four times.
+
+    bg.move.dice-separate, bg.move.doubles; switch doubles=four-moves."""
+    if len(dice) == 2 and dice[0] == dice[1]:
+        return (dice[0],) * 4
+    return tuple(dice)
+
+
+def point_closed(opponent_checkers: int, rules: Rules) -> bool:
+    """A point the mover may not land on.
+
+    bg.move.closed-point (two or more, with hitting=blots); with hitting=none one checker holds a point."""
+    return opponent_checkers >= (2 if rules["hitting"] == "blots" else 1)
+
+
+def hits_blot(opponent_checkers: int, rules: Rules) -> bool:
+    """Landing on a lone opposing checker sends it to the bar.  bg.hit.blot; switch hitting=blots."""
+    return rules["hitting"] == "blots" and opponent_checkers == 1
+
+
+def must_enter_first(me: Counts) -> bool:
+    """While a checker is on the bar, nothing else moves.  bg.bar.enter-first."""
+    return me[BAR] > 0
+
+
+def entry_point(die: int) -> int:
+    """A checker on the bar enters on the opponent's home board: the mover's point 25 - die.  bg.bar.enter."""
+    return BAR - die
+
+
+def all_home(me: Counts) -> bool:
+    """Bearing off needs all fifteen checkers home (none on 7-24 or the bar).  bg.bearoff.all-home."""
+    return not any(me[7:26])
+
+
+def bear_off_allowed(me: Counts, source: int, die: int, rules: Rules) -> bool:
+    """Whether `die` bears off the checker on `source`.
+
+    bg.bearoff.exact: the number equal to the point; bg.bearoff.higher: a higher number from the
+    highest occupied point only (bg.bearoff.move-inside otherwise); switch bear-off=exact-only
+    allows the exact number alone."""
+    if not all_home(me) or die < source:
+        return False
+    if die == source:
+        return True
+    return rules["bear-off"] == "higher-from-highest" and not any(me[source + 1 : 7])
+
+
+def home_checker_frozen(me: Counts, source: int, target: int, rules: Rules) -> bool:
+    """Home-board checkers that may not move inside the home board.
+
+    switch home-frozen=frozen: until bearing off starts; switch bear-off=exact-only: once it has
+    started, home checkers only bear off."""
+    if source > 6 or target < 1:
+        return False
+    return rules["home-frozen"] == "frozen" and not all_home(me) or (
+        rules["bear-off"] == "exact-only" and all_home(me)
+    )
+
+
+def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules) -> int:
+    """How many checkers may leave the head this turn.
+
+    switch head-rule=one-per-turn: one; head-exception=first-turn-3-4-6: two on the side's first
+    turn with 3-3, 4-4 or 6-6; head-exception=game-first-roll: two on the game's first roll."""
+    if rules["head-rule"] == "none":
+        return 15
+    exception = rules["head-exception"]
+    double = len(dice) == 2 and dice[0] == dice[1]
+    if exception == "first-turn-3-4-6" and context.first_turn and double and dice[0] in (3, 4, 6):
+        return 2
+    if exception == "game-first-roll" and context.rolls_in_game == 0:
+        return 2
+    return 1
+
+
+def leaves_head(source: int, rules: Rules) -> bool:
+    """A move that takes a checker off the head (the side's 24-point) under the head rule."""
+    return rules["head-rule"] != "none" and source == HEAD
+
+
+def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
+    """A row of six or more held points with no opposing checker ahead of it.
+
+    Contiguity and "ahead" are read along the opponent's path, in its own numbering q (it moves
+    from q=24 down to q=1): the row is q = lo..lo+5 and ahead means an opposing checker on some
+    q < lo.  Borne-off checkers are not on the path and do not count."""
+    held = {mirror(game, p) for p in range(1, 25) if me[p]}
+    theirs = [mirror(game, p) for p in range(1, 25) if them[p]]
+    nearest = min(theirs, default=25)  # their most advanced checker
+    run = 0
+    for q in range(24, 0, -1):
+        run = run + 1 if q in held else 0
+        if run >= 6 and nearest >= q:  # the row reaches down to q: nothing of theirs below it
+            return True
+    return False
+
+
+def block_banned_within_turn(rules: Rules) -> bool:
+    """switch six-block=banned-within-turn: the ban holds after every step, not only at the end."""
+    return rules["six-block"] == "banned-within-turn"
+
+
+def block_banned_after_turn(rules: Rules) -> bool:
+    return rules["six-block"] != "allowed"
+
+
+def keep_maximal(used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]) -> list[Position]:
+    """The plays that use as many numbers as possible; if only one of two numbers can be used, the higher.
+
+    bg.move.both-numbers, bg.move.higher-die, bg.move.no-play.  `used` maps each candidate end
+    position to the sorted tuples of numbers used by the sequences reaching it."""
+    most = max(len(sig) for sigs in used.values() for sig in sigs)
+    best = [pos for pos, sigs in used.items() if any(len(sig) == most for sig in sigs)]
+    if most == 1 and len(set(numbers)) == 2:
+        high = (max(numbers),)
+        return [pos for pos in best if high in used[pos]] or best
+    return best

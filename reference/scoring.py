@@ -1,0 +1,39 @@
+"""The end of the game and what it scores."""
+
+from __future__ import annotations
+
+from gammonspec.conformance.engine import GameResult
+from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, other
+
+
+def winner(layout: Layout) -> Side | None:
+    """The game ends when a side has borne off all fifteen checkers.  bg.object."""
+    return next((side for side in SIDES if layout.borne_off(side) == CHECKERS), None)
+
+
+def backgammoned(layout: Layout, loser: Side) -> bool:
+    """A checker of the loser on the bar or in the winner's home board (the loser's 19-24).  bg.score.backgammon."""
+    return layout.on_bar(loser) > 0 or any(layout.points(loser)[18:24])
+
+
+def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
+    """The kind of win and its base points.
+
+    bg.score.single, bg.score.gammon, bg.score.backgammon (switch scoring=single-gammon-backgammon);
+    scoring=oin-mars and oin-mars-coke name the same first two outcomes oin and mars."""
+    scheme = rules["scoring"]
+    if layout.borne_off(loser):
+        return ("single", 1) if scheme == "single-gammon-backgammon" else ("oin", 1)
+    if scheme == "single-gammon-backgammon":
+        return ("backgammon", 3) if backgammoned(layout, loser) else ("gammon", 2)
+    return "mars", 2
+
+
+def game_result(layout: Layout, rules: Rules, cube: int) -> GameResult | None:
+    """Winner, kind and points: the base points times the cube.  bg.score.cube."""
+    won = winner(layout)
+    if won is None:
+        return None
+    kind, points = win_kind(layout, other(won), rules)
+    return GameResult(won, kind, points * cube)
