@@ -130,10 +130,8 @@ def load_file(path: Path) -> list[Case]:
     data = load_yaml(path)
     if not isinstance(data, dict):
         raise DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")
-    validator = jsonschema.Draft202012Validator(schema("case"))
-    errors = sorted(validator.iter_errors(data), key=lambda e: len(list(e.absolute_path)))
-    if errors:
-        error = max(errors, key=lambda e: len(list(e.absolute_path)))
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("case")).iter_errors(data))
+    if error is not None:
         field_path = "/".join(map(str, error.absolute_path)) or "(top)"
         raise DataError(path, locate(data, *error.absolute_path), f"{field_path}: {error.message}")
     defaults = dict(data.get("requires", {}))
