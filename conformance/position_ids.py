@@ -9,12 +9,13 @@ on roll comes first, but GNU Backgammon itself (positionid.c PositionKey, which 
 anBoard[0] first, while eval.c ApplySubMove moves anBoard[1]) and every ID it prints put
 the side NOT on roll first and the side on roll second; this module follows the program.
 
-XGID (eXtreme Gammon; read as GNU Backgammon's set.c SetXGID / positionid.c PositionFromXG
-read it): `XGID=` (optional), then colon-separated fields: 26 position characters (the
-lowercase player's bar, points 1-24, the uppercase player's bar; 'A'-'O' / 'a'-'o' count
-1-15 checkers, '-' none), cube exponent, cube owner (1, 0, -1), turn (1, -1), dice ("00"
-not rolled, "D"/"B"/"R" a double/beaver/raccoon pending, else two digits 1-6), the two
-scores, Crawford/Jacoby rules, match length and, optionally, the maximum cube exponent.
+XGID (eXtreme Gammon's format, as GNU Backgammon's importer, set.c SetXGID and positionid.c
+PositionFromXG, reads it): `XGID=` (optional), then colon-separated fields: 26 position
+characters (the lowercase player's bar, points 1-24, the uppercase player's bar; 'A'-'O' /
+'a'-'o' count 1-15 checkers, '-' none), cube exponent, cube owner (1, 0, -1), turn (1, -1;
+0 is read here as no side on turn), dice ("00" not rolled, "D"/"B"/"R" a double, beaver or
+raccoon pending, else two digits 1-6), the two scores, Crawford/Jacoby rules, match length
+and, optionally, the maximum cube exponent.
 
 Colour convention: XGID's uppercase player ("bottom", turn 1, whose home board is XGID
 points 1-6) is white, so XGID point p is white's point p; the lowercase player ("top",
@@ -33,7 +34,7 @@ _SLOTS = 25  # points 1-24, then the bar
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 XGID_PREFIX = "XGID="
-_XGID_TURN = {"1": "white", "-1": "black"}
+_XGID_TURN: dict[str, Side] = {"1": "white", "-1": "black"}
 _XGID_PENDING_CUBE = ("D", "B", "R")  # double, beaver, raccoon: no dice on the board
 
 
@@ -114,14 +115,13 @@ def encode_gnubg(layout: Layout, turn: Side) -> str:
     return base64.b64encode(key.to_bytes(_KEY_BITS // 8, "little")).decode("ascii")[:GNUBG_ID_LENGTH]
 
 
-def _xgid_int(value: str, name: str, xgid: str, allowed: range) -> int:
+def _check_xgid_int(value: str, name: str, xgid: str, allowed: range) -> None:
     try:
         n = int(value)
     except ValueError:
         raise StateError(f"XGID {xgid!r}: {name} {value!r} is not a whole number") from None
     if n not in allowed:
         raise StateError(f"XGID {xgid!r}: {name} {n} is out of range ({allowed.start}..{allowed.stop - 1})")
-    return n
 
 
 def decode_xgid(xgid: str) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
@@ -153,13 +153,13 @@ def decode_xgid(xgid: str) -> tuple[Layout, Side | None, tuple[int, ...] | None]
             )
     layout = _layout(slots, f"XGID {xgid!r}")
 
-    _xgid_int(cube, "cube exponent", xgid, range(0, 16))
-    _xgid_int(owner, "cube owner", xgid, range(-1, 2))
+    _check_xgid_int(cube, "cube exponent", xgid, range(0, 16))
+    _check_xgid_int(owner, "cube owner", xgid, range(-1, 2))
     for name, value in (("white's score", score_w), ("black's score", score_b), ("match length", length)):
-        _xgid_int(value, name, xgid, range(0, 1 << 15))
-    _xgid_int(rules, "Crawford/Jacoby field", xgid, range(0, 4))
+        _check_xgid_int(value, name, xgid, range(0, 1 << 15))
+    _check_xgid_int(rules, "Crawford/Jacoby field", xgid, range(0, 4))
     if len(fields) == 10:
-        _xgid_int(fields[9], "maximum cube exponent", xgid, range(0, 16))
+        _check_xgid_int(fields[9], "maximum cube exponent", xgid, range(0, 16))
 
     if turn_field not in ("1", "-1", "0"):
         raise StateError(f"XGID {xgid!r}: turn {turn_field!r} must be 1 (white), -1 (black) or 0")
