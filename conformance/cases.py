@@ -14,7 +14,7 @@ import jsonschema
 from . import position_ids
 from .notation import NotationError, apply
 from .rules import check_options, check_switches, schema
-from .state import CHECKERS, SIDES, Layout, Side, State, StateError, TurnContext, start_layout
+from .state import CHECKERS, SIDES, Layout, Side, State, StateError, TurnContext, other, start_layout
 from .yamlio import DataError, LineDict, load_yaml, locate
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
@@ -27,24 +27,53 @@ def digest(layouts: Iterable[Layout]) -> str:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One query of a case and its expectation: a single-state case has one, a scenario several.
+
+    kind: "plays" (legal-plays query, then optionally the scripted `play` is made),
+    "result" (game-result query) or "opening" (who starts, with which numbers)."""
+
+    kind: str
+    state: State
+    expect: dict[str, Any]
+    line: int
+    expected: dict[str, dict[str, Layout]] = field(default_factory=dict)  # plays/includes/excludes -> {play: layout}
+    play: tuple[str, Layout] | None = None
+    opening: dict[str, Any] | None = None  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
+
+
+@dataclass(frozen=True)
 class Case:
     id: str
     rules: tuple[str, ...]
     title: str
     game: str
-    query: str
+    query: str  # legal-plays | game-result | scenario
     requires: dict[str, str]
     options: dict[str, Any]
-    state: State
-    expect: dict[str, Any]
+    steps: tuple[Step, ...]
     derivation: str
     path: Path
     line: int
-    expected: dict[str, Any] = field(default_factory=dict)  # plays resolved to layouts: name -> {play: Layout}
 
     @property
     def where(self) -> str:
         return f"{self.path}:{self.line}"
+
+    @property
+    def state(self) -> State:
+        """The state the case starts from."""
+        return self.steps[0].state
+
+    @property
+    def expect(self) -> dict[str, Any]:
+        return self.steps[0].expect
+
+    @property
+    def queries(self) -> set[str]:
+        """The engine capabilities the case needs."""
+        names = {"plays": "legal-plays", "result": "game-result", "opening": "opening"}
+        return {names[step.kind] for step in self.steps if step.expect or step.kind == "plays"}
 
 
 def _checkers(spec: dict[str, int]) -> tuple[tuple[int, ...], int, int | None]:
@@ -72,6 +101,78 @@ def _layout(game: str, raw: dict[str, Any], path: Path) -> tuple[Layout, Side | 
     return Layout(game, sides["white"][0], sides["black"][0], (sides["white"][1], sides["black"][1]), off), None, None
 
 
+PLAY_EXPECTATIONS = {"plays", "no_play", "includes", "excludes", "count", "digest"}
+RESULT_EXPECTATIONS = {"result", "not_over"}
+MIDGAME_ROLLS = 10  # rolls_in_game assumed for a position other than the start, unless the case says
+
+
+def _context(raw: LineDict, is_start: bool) -> TurnContext:
+    """The case's turn context; by default the start is everyone's first turn and any other position mid-game."""
+    default = {"first_turn": is_start, "rolls_in_game": 0 if is_start else MIDGAME_ROLLS}
+    return TurnContext(**{**default, **raw.get("context", {})})
+
+
+def _plays_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: State, line: int, path: Path) -> Step:
+    wrong = set(expect) - PLAY_EXPECTATIONS
+    if wrong or not expect and not at:
+        raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: {', '.join(sorted(wrong))} is not an expectation of legal plays")
+    if "plays" in expect and "no_play" in expect:
+        raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: give either plays or no_play")
+    layout, turn = state.layout, state.turn
+    expected = {
+        name: _resolve(raw, [*at, "expect", name], expect.get(name, []), layout, turn, path) for name in ("plays", "includes")
+    }
+    expected["excludes"] = _resolve(raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], layout, turn, path)
+    if expect.get("no_play"):
+        expected["plays"] = {"(no move)": layout}
+    return Step("plays", state, expect, line, expected)
+
+
+def _result_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: State, line: int, path: Path) -> Step:
+    wrong = set(expect) - RESULT_EXPECTATIONS
+    if wrong or not expect:
+        raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: a game-result check expects result or not_over")
+    return Step("result", state, expect, line)
+
+
+def _scenario(raw: LineDict, first: State, path: Path) -> list[Step]:
+    """Walk a scripted sequence: the harness keeps the state; each step checks the engine on it."""
+    layout, turn, context = first.layout, first.turn, first.context
+    played: set[str] = set() if context.first_turn else {"white", "black"}
+    rolls = context.rolls_in_game
+    steps: list[Step] = []
+    for i, step in enumerate(raw["steps"]):
+        at, line = ["steps", i], raw["steps"].item_lines[i]
+        expect = dict(step.get("expect", {}))
+        if "opening" in step:
+            if set(expect) - {"starts", "dice"}:
+                raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: step {i + 1}: an opening step expects starts and dice")
+            opening = {"dice": dict(step["opening"]), "game_number": step.get("game_number", 1), "previous_winner": step.get("previous_winner")}
+            steps.append(Step("opening", State(layout, turn or "white"), expect, line, opening=opening))
+            turn = expect.get("starts", turn)
+            continue
+        if turn is None:
+            raise DataError(path, line, f"case {raw['id']}: step {i + 1}: nobody is on roll yet (start with an opening step or give 'turn')")
+        if step.get("turn", turn) != turn:
+            raise DataError(path, locate(raw, *at, "turn"), f"case {raw['id']}: step {i + 1}: it is {turn}'s turn, not {step['turn']}'s")
+        state = State(layout, turn, tuple(step.get("roll", ())), TurnContext(turn not in played, rolls), first.cube)
+        if "roll" not in step:
+            steps.append(_result_step(raw, at, expect, state, line, path))
+            continue
+        checked = _plays_step(raw, at, expect, state, line, path)
+        if "play" in step:
+            played_to = _resolve(raw, [*at, "play"], [step["play"]], layout, turn, path)[step["play"]]
+            checked = Step("plays", state, expect, line, checked.expected, (step["play"], played_to))
+            layout = played_to
+        elif not expect.get("no_play"):
+            raise DataError(path, line, f"case {raw['id']}: step {i + 1}: a turn needs the 'play' made (or expect no_play)")
+        steps.append(checked)
+        played.add(turn)
+        rolls += 1
+        turn = other(turn)
+    return steps
+
+
 def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Case:
     where = raw.line
     requires = {**defaults, **raw.get("requires", {})}
@@ -82,31 +183,28 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
         layout.validate()
     except (StateError, ValueError) as exc:
         raise DataError(path, locate(raw, "position") or where, f"case {raw['id']}: impossible position: {exc}") from None
+    query = raw.get("query", "legal-plays")
     turn = raw.get("turn", id_turn)
-    if turn is None:
+    if turn is None and query != "scenario":
         raise DataError(path, where, f"case {raw['id']}: no side on roll: give 'turn'")
     dice = tuple(raw.get("roll", id_dice or ()))
-    query = raw.get("query", "legal-plays")
-    expect = dict(raw["expect"])
-    if query == "legal-plays" and not dice:
-        raise DataError(path, where, f"case {raw['id']}: a legal-plays case needs a 'roll'")
-    kinds = {"legal-plays": {"plays", "no_play", "includes", "excludes", "count", "digest"}, "game-result": {"result", "not_over"}}
-    wrong = set(expect) - kinds[query]
-    if wrong:
-        raise DataError(path, locate(raw, "expect"), f"case {raw['id']}: {', '.join(sorted(wrong))} is not an expectation of a {query} query")
-    if "plays" in expect and "no_play" in expect:
-        raise DataError(path, locate(raw, "expect"), f"case {raw['id']}: give either plays or no_play")
-    state = State(layout, turn, dice, TurnContext(**raw.get("context", {})), raw.get("cube", 1))
-    expected: dict[str, dict[str, Layout]] = {}
-    for name in ("plays", "includes"):
-        expected[name] = _resolve(raw, ["expect", name], expect.get(name, []), layout, turn, path)
-    expected["excludes"] = _resolve(raw, ["expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], layout, turn, path)
-    if expect.get("no_play"):
-        expected["plays"] = {"(no move)": layout}
+    state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), raw.get("cube", 1))
+    if query == "scenario":
+        if "steps" not in raw or "expect" in raw:
+            raise DataError(path, where, f"case {raw['id']}: a scenario has 'steps' (each with its own expect), no top-level expect")
+        steps = _scenario(raw, state, path)
+    elif "expect" not in raw:
+        raise DataError(path, where, f"case {raw['id']}: no 'expect'")
+    elif query == "legal-plays":
+        if not dice:
+            raise DataError(path, where, f"case {raw['id']}: a legal-plays case needs a 'roll'")
+        steps = [_plays_step(raw, [], dict(raw["expect"]), state, where, path)]
+    else:
+        steps = [_result_step(raw, [], dict(raw["expect"]), state, where, path)]
     return Case(
         id=raw["id"], rules=tuple(raw["rules"]), title=raw["title"], game=game, query=query,
-        requires=requires, options=dict(raw.get("options", {})), state=state, expect=expect,
-        derivation=raw["derivation"], path=path, line=where, expected=expected,
+        requires=requires, options=dict(raw.get("options", {})), steps=tuple(steps),
+        derivation=raw["derivation"], path=path, line=where,
     )
 
 

@@ -70,7 +70,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     engine = SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
     try:
         info = engine.info()
-        bar = (lambda it: it) if args.quiet else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr))
+        bar = (lambda it: it) if args.quiet else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
         outcomes = list(run(engine, pairs, expect_fail, progress=bar))
     except EngineFailure as exc:
         print(f"gammonspec: the engine failed its handshake: {exc}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """What an engine is to the runner: the Python adapter protocol (spec/protocol.md, "Python engines").
 
-An in-process engine is any object with these three methods.  A subprocess engine
+An in-process engine is any object with these four methods.  A subprocess engine
 speaks the JSON-lines protocol and is wrapped into the same shape by
 `subprocess_engine.SubprocessEngine`, so the runner sees one kind of engine.
 """
@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 from .rules import Rules
 from .state import Layout, Side, State
 
-CAPABILITIES = ("legal-plays", "game-result")
+CAPABILITIES = ("legal-plays", "game-result", "opening")
 ENTRY_POINT_GROUP = "gammonspec.engines"
 
 
@@ -40,6 +40,14 @@ class GameResult:
     points: int
 
 
+@dataclass(frozen=True)
+class Opening:
+    """Who moves first in a game, and the numbers it plays (None: it rolls both dice); starts None: a tie, roll again."""
+
+    starts: Side | None
+    dice: tuple[int, int] | None
+
+
 class Skip(Exception):
     """Raised by an engine for a request it chooses not to answer (reported as skipped, not failed)."""
 
@@ -56,6 +64,9 @@ class Engine(Protocol):
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         """The result of the game if it is over in `state.layout`, else None."""
+
+    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
+        """Who starts game `game_number` after the opening roll `dice` ({"white": d, "black": d})."""
 
 
 class EngineLoadError(Exception):
@@ -80,5 +91,5 @@ def load_engine(spec: str) -> Engine:
         target = found[0].load()
     engine = target() if isinstance(target, type) or not isinstance(target, Engine) and callable(target) else target
     if not isinstance(engine, Engine):
-        raise EngineLoadError(f"{spec!r} is not an engine: it needs info(), legal_plays() and game_result()")
+        raise EngineLoadError(f"{spec!r} is not an engine: it needs info(), legal_plays(), game_result() and opening()")
     return engine

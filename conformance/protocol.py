@@ -60,7 +60,11 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     """The engine's answer to one query, as a protocol message."""
     rid = request["id"]
     try:
-        state, rules = State.from_wire(request["state"]), Rules.from_wire(request["rules"])
+        rules = Rules.from_wire(request["rules"])
+        if request["type"] == "opening":
+            start = engine.opening(rules, request["dice"], request["game_number"], request["previous_winner"])
+            return {"type": "opening", "id": rid, "starts": start.starts, "dice": None if start.dice is None else list(start.dice)}
+        state = State.from_wire(request["state"])
         if request["type"] == "legal-plays":
             return {"type": "plays", "id": rid, "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)]}
         result = engine.game_result(state, rules)

@@ -27,7 +27,7 @@ def ok(outcomes: list[Outcome]) -> bool:
 
 
 def describe_failure(o: Outcome) -> str:
-    state = o.case.state
+    state = o.state
     lines = [
         f"{o.status.upper()} {o.key}  [{', '.join(o.case.rules)}]  {o.case.title}",
         f"  at {o.case.where}",

@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .cases import Case, digest
-from .engine import Engine, EngineInfo, Skip
+from .cases import Case, Step, digest
+from .engine import Engine, EngineInfo, GameResult, Opening, Skip
 from .notation import describe
-from .rules import Ruleset
-from .state import Layout, StateError
+from .rules import Rules, Ruleset
+from .state import Layout, State, StateError
 
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 
@@ -44,10 +44,15 @@ class Outcome:
     missing: list[str] = field(default_factory=list)  # expected plays the engine did not give
     extra: list[str] = field(default_factory=list)  # plays the engine gave that are not legal
     stderr: str = ""
+    step: int = 0  # the step of the case the status refers to
 
     @property
     def key(self) -> str:
         return f"{self.ruleset}::{self.case.id}"
+
+    @property
+    def state(self) -> State:
+        return self.case.steps[self.step].state
 
 
 def plan(cases: Iterable[Case], suite_rulesets: dict[str, Ruleset], filters: Filters) -> list[tuple[Case, Ruleset]]:
@@ -64,31 +69,40 @@ def skip_reason(case: Case, ruleset: Ruleset, info: EngineInfo) -> str | None:
     """Why an engine is not asked a case at all, from what it declared."""
     if ruleset.name not in info.rulesets:
         return f"engine does not implement ruleset {ruleset.name}"
-    if case.query not in info.capabilities:
-        return f"engine does not answer {case.query} queries"
+    missing = case.queries - set(info.capabilities)
+    if missing:
+        return f"engine does not answer {', '.join(sorted(missing))} queries"
     for name, value in case.options.items():
         if name in info.options and value not in info.options[name]:
             return f"engine does not support option {name}={value}"
     return None
 
 
-def judge_plays(case: Case, answer: Iterable[Layout]) -> Outcome:
-    """Compare an engine's set of resulting layouts with the case's expectation."""
-    before = case.state.layout
+@dataclass
+class Verdict:
+    passed: bool
+    message: str = ""
+    missing: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+
+
+def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str, Layout]]:
+    """Compare an engine's set of resulting layouts with the step's expectation."""
+    before, game = step.state.layout, step.state.game
     actual: dict[str, Layout] = {}
     for layout in answer:
-        if not isinstance(layout, Layout) or layout.game != case.game:
-            raise StateError(f"engine answered {layout!r}, not a {case.game} layout")
+        if not isinstance(layout, Layout) or layout.game != game:
+            raise StateError(f"engine answered {layout!r}, not a {game} layout")
         layout.validate()
         actual[layout.key()] = layout
-    expect, expected = case.expect, case.expected
+    expect, expected = step.expect, step.expected
     missing: list[str] = []
     extra: list[str] = []
     problems: list[str] = []
-    if "plays" in expected:
+    if expected.get("plays"):
         wanted = {lay.key(): play for play, lay in expected["plays"].items()}
         missing = [play for key, play in wanted.items() if key not in actual]
-        extra = [describe(before, lay, case.state.turn) for key, lay in actual.items() if key not in wanted]
+        extra = [describe(before, lay, step.state.turn) for key, lay in actual.items() if key not in wanted]
     missing += [play for play, lay in expected.get("includes", {}).items() if lay.key() not in actual]
     for item in expect.get("excludes", []):
         if expected["excludes"][item["play"]].key() in actual:
@@ -97,39 +111,66 @@ def judge_plays(case: Case, answer: Iterable[Layout]) -> Outcome:
         problems.append(f"expected {expect['count']} distinct positions, engine gave {len(actual)}")
     if "digest" in expect and digest(actual.values()) != expect["digest"]:
         problems.append(f"digest {digest(actual.values())} differs from expected {expect['digest']}")
-    if missing or extra or problems:
-        lines = problems + ([f"missing: {' | '.join(missing)}"] if missing else []) + ([f"extra: {' | '.join(extra)}"] if extra else [])
-        return Outcome(case, "", "failed", "; ".join(lines), missing, extra)
-    return Outcome(case, "", "passed")
+    if step.play and step.play[1].key() not in actual:
+        problems.append(f"the scenario's play {step.play[0]} is not among the engine's legal plays")
+    lines = problems + ([f"missing: {' | '.join(missing)}"] if missing else []) + ([f"extra: {' | '.join(extra)}"] if extra else [])
+    return Verdict(not lines, "; ".join(lines), missing, extra), actual
 
 
-def judge_result(case: Case, answer: object) -> Outcome:
-    expect = case.expect
+def judge_result(step: Step, answer: GameResult | None) -> Verdict:
+    expect = step.expect
     if expect.get("not_over"):
-        ok = answer is None
-        want = "game not over"
+        want, ok = "game not over", answer is None
     else:
-        want = "{winner} wins {kind}, {points} points".format(**expect["result"])
-        ok = answer is not None and (answer.winner, answer.kind, answer.points) == tuple(expect["result"][k] for k in ("winner", "kind", "points"))
-    if ok:
-        return Outcome(case, "", "passed")
+        r = expect["result"]
+        want = f"{r['winner']} wins {r['kind']}, {r['points']} points"
+        ok = answer is not None and (answer.winner, answer.kind, answer.points) == (r["winner"], r["kind"], r["points"])
     got = "game not over" if answer is None else f"{answer.winner} wins {answer.kind}, {answer.points} points"
-    return Outcome(case, "", "failed", f"expected {want}; engine says {got}")
+    return Verdict(ok, "" if ok else f"expected {want}; engine says {got}")
+
+
+def judge_opening(step: Step, answer: Opening) -> Verdict:
+    def norm(dice: Iterable[int] | None) -> list[int] | None:
+        return None if dice is None else sorted(dice, reverse=True)
+
+    want = {"starts": step.expect["starts"]} if "starts" in step.expect else {}
+    if "dice" in step.expect:
+        want["dice"] = norm(step.expect["dice"])
+    got = {"starts": answer.starts, "dice": norm(answer.dice)}
+    wrong = {k: v for k, v in want.items() if got[k] != v}
+    return Verdict(not wrong, "" if not wrong else f"opening: expected {want}, engine says {got}")
+
+
+def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
+    if step.kind == "plays":
+        return judge_plays(step, engine.legal_plays(step.state, rules))[0]
+    if step.kind == "result":
+        return judge_result(step, engine.game_result(step.state, rules))
+    assert step.opening is not None
+    return judge_opening(step, engine.opening(rules, step.opening["dice"], step.opening["game_number"], step.opening["previous_winner"]))
 
 
 def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
-    """Ask the engine one case and judge the answer; no exception escapes."""
+    """Ask the engine every step of one case and judge the answers; no exception escapes."""
     rules = ruleset.rules(case.options)
-    try:
-        if case.query == "legal-plays":
-            outcome = judge_plays(case, engine.legal_plays(case.state, rules))
-        else:
-            outcome = judge_result(case, engine.game_result(case.state, rules))
-    except Skip as exc:
-        outcome = Outcome(case, "", "skipped", f"engine skipped: {exc}")
-    except Exception as exc:  # noqa: BLE001 - any engine failure is an errored result, not a crash
-        outcome = Outcome(case, "", "errored", f"{type(exc).__name__}: {exc}", stderr=getattr(exc, "stderr", ""))
-    outcome.ruleset = ruleset.name
+    outcome = Outcome(case, ruleset.name, "passed")
+    for i, step in enumerate(case.steps):
+        outcome.step = i
+        prefix = f"step {i + 1}: " if len(case.steps) > 1 else ""
+        try:
+            verdict = judge_step(engine, step, rules)
+        except Skip as exc:
+            outcome.status, outcome.message = "skipped", f"engine skipped: {exc}"
+            return outcome
+        except Exception as exc:  # noqa: BLE001 - any engine failure is an errored result, not a crash
+            outcome.status, outcome.message = "errored", f"{prefix}{type(exc).__name__}: {exc}"
+            outcome.stderr = getattr(exc, "stderr", "")
+            return outcome
+        if not verdict.passed:
+            outcome.status, outcome.message = "failed", prefix + verdict.message
+            outcome.missing, outcome.extra = verdict.missing, verdict.extra
+            return outcome
+    outcome.step = 0
     return outcome
 
 

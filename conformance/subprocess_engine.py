@@ -16,10 +16,10 @@ import threading
 from typing import Any
 
 from . import PROTOCOL_VERSION, __version__
-from .engine import EngineInfo, GameResult, Skip
+from .engine import CAPABILITIES, EngineInfo, GameResult, Opening, Skip
 from .protocol import ProtocolError, check, compatible, decode, encode, layouts
 from .rules import Rules
-from .state import Layout, State
+from .state import Layout, Side, State
 
 STDERR_LINES = 40
 
@@ -62,7 +62,7 @@ class SubprocessEngine:
             self._fail(f"engine speaks protocol {hello['protocol']}, the runner {PROTOCOL_VERSION}")
         self._info = EngineInfo(
             hello["name"], hello["version"], tuple(hello["rulesets"]),
-            tuple(hello.get("capabilities", ("legal-plays", "game-result"))),
+            tuple(hello.get("capabilities", CAPABILITIES)),
             {k: tuple(v) for k, v in hello.get("options", {}).items()},
         )
 
@@ -117,18 +117,18 @@ class SubprocessEngine:
             self._fail(f"engine answered request {reply.get('id')!r}, expected {expect_id!r}")
         return reply
 
-    def _ask(self, kind: str, state: State, rules: Rules) -> dict[str, Any]:
+    def _ask(self, kind: str, rules: Rules, **fields: Any) -> dict[str, Any]:
         if self._proc is None or self._proc.poll() is not None:
             self._start()
         self._next_id += 1
         rid = str(self._next_id)
-        request = check("to_engine", {"type": kind, "id": rid, "rules": rules.to_wire(), "state": state.to_wire()})
+        request = check("to_engine", {"type": kind, "id": rid, "rules": rules.to_wire(), **fields})
         reply = self._exchange(request, expect_id=rid)
         if reply["type"] == "skip":
             raise Skip(reply["reason"])
         if reply["type"] == "error":
             raise EngineFailure(f"engine error: {reply['message']}", "\n".join(self._stderr))
-        wanted = "plays" if kind == "legal-plays" else "game-result"
+        wanted = "plays" if kind == "legal-plays" else kind
         if reply["type"] != wanted:
             self._fail(f"engine answered a {kind} request with {reply['type']!r}")
         return reply
@@ -141,11 +141,15 @@ class SubprocessEngine:
         return self._info
 
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        return layouts(state.game, self._ask("legal-plays", state, rules)["positions"])
+        return layouts(state.game, self._ask("legal-plays", rules, state=state.to_wire())["positions"])
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
-        result = self._ask("game-result", state, rules)["result"]
+        result = self._ask("game-result", rules, state=state.to_wire())["result"]
         return None if result is None else GameResult(result["winner"], result["kind"], result["points"])
+
+    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
+        reply = self._ask("opening", rules, dice=dice, game_number=game_number, previous_winner=previous_winner)
+        return Opening(reply["starts"], None if reply["dice"] is None else tuple(reply["dice"]))
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:

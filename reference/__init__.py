@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from gammonspec.conformance import __version__
-from gammonspec.conformance.engine import EngineInfo, GameResult
+from gammonspec.conformance.engine import EngineInfo, GameResult, Opening
 from gammonspec.conformance.rules import Rules, rulesets
-from gammonspec.conformance.state import Layout, State
+from gammonspec.conformance.state import Layout, Side, State
 
 from .movegen import legal_plays
+from .opening import opening
 from .scoring import game_result
 
 
@@ -22,3 +23,6 @@ class ReferenceEngine:
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         return game_result(state.layout, rules, state.cube)
+
+    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
+        return opening(rules, dice, game_number, previous_winner)

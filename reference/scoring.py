@@ -17,16 +17,24 @@ def backgammoned(layout: Layout, loser: Side) -> bool:
     return layout.on_bar(loser) > 0 or any(layout.points(loser)[18:24])
 
 
+def coke(layout: Layout, loser: Side) -> bool:
+    """All fifteen of the loser's checkers still in its starting quadrant (its 19-24), read literally.  nd.score.coke."""
+    return sum(layout.points(loser)[18:24]) == CHECKERS
+
+
 def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
     """The kind of win and its base points.
 
     bg.score.single, bg.score.gammon, bg.score.backgammon (switch scoring=single-gammon-backgammon);
-    scoring=oin-mars and oin-mars-coke name the same first two outcomes oin and mars."""
+    nd.score.oin, nd.score.mars (scoring=oin-mars and oin-mars-coke); nd.score.coke and
+    nd.score.coke-value (oin-mars-coke: a coke is worth the option coke-value; at 2 it is a mars)."""
     scheme = rules["scoring"]
     if layout.borne_off(loser):
         return ("single", 1) if scheme == "single-gammon-backgammon" else ("oin", 1)
     if scheme == "single-gammon-backgammon":
         return ("backgammon", 3) if backgammoned(layout, loser) else ("gammon", 2)
+    if scheme == "oin-mars-coke" and coke(layout, loser) and rules.option("coke-value") != 2:
+        return "coke", rules.option("coke-value")
     return "mars", 2
 
 

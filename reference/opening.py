@@ -1,0 +1,28 @@
+"""Who moves first, and with which numbers."""
+
+from __future__ import annotations
+
+from gammonspec.conformance.engine import Opening
+from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.state import Side
+
+
+def previous_winner_starts(game_number: int, previous_winner: Side | None, rules: Rules) -> bool:
+    """switch next-game-opener=previous-winner: after the first game, the last winner moves first, unrolled.
+
+    nd.opening.next-game; bg.opening.every-game for opening-roll."""
+    return rules["next-game-opener"] == "previous-winner" and game_number > 1 and previous_winner is not None
+
+
+def opening(rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
+    """One die each: the higher starts, a tie rolls again; the starter plays the lead dice or rolls anew.
+
+    bg.opening.roll, bg.opening.tie, nd.opening.roll, nd.opening.lead-dice (switch opening)."""
+    if previous_winner_starts(game_number, previous_winner, rules):
+        return Opening(previous_winner, None)
+    white, black = dice["white"], dice["black"]
+    if white == black:
+        return Opening(None, None)
+    starts: Side = "white" if white > black else "black"
+    lead = (max(white, black), min(white, black))
+    return Opening(starts, lead if rules["opening"] == "play-lead-dice" else None)
