@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
     commands.add_parser("check", help="load and validate every case, ruleset and spec page")
+    matrix = commands.add_parser("matrix", help="print the disagreement table of the rulesets (Markdown)")
+    matrix.add_argument("--game", default="all", help="only this game's rulesets (default: all)")
     return parser
 
 
@@ -114,9 +116,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_matrix(args: argparse.Namespace) -> int:
+    from .matrix import fill
+
+    print(fill(f"<!-- disagreements: {args.game} -->"))
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handler = {"run": cmd_run, "serve": cmd_serve, "coverage": cmd_coverage, "check": cmd_check}[args.command]
+    handler = {"run": cmd_run, "serve": cmd_serve, "coverage": cmd_coverage, "check": cmd_check, "matrix": cmd_matrix}[args.command]
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:
@@ -124,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into head or less
+        sys.stderr.close()
+        return EXIT_OK
 
 
 if __name__ == "__main__":

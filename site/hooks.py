@@ -10,6 +10,7 @@ from mkdocs.structure.files import File, Files
 from gammonspec.conformance.board import draw
 from gammonspec.conformance.cases import Case, suite
 from gammonspec.conformance.coverage import cases_by_rule
+from gammonspec.conformance.matrix import fill
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — ", re.M)
 
@@ -54,8 +55,9 @@ def on_files(files: Files, config: Any) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    """Append the list of pinning cases to each clause (before the next heading)."""
+    """Fill the disagreement tables; append the list of pinning cases to each clause."""
     by_rule = cases_by_rule(suite())
+    markdown = fill(markdown)
     out: list[str] = []
     current: str | None = None
 

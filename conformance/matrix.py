@@ -1,0 +1,40 @@
+"""The disagreement matrix: for each rule switch, the value each ruleset takes (generated, never typed)."""
+
+from __future__ import annotations
+
+import re
+
+from .rules import Ruleset, registry, rulesets
+
+MARKER = re.compile(r"<!-- disagreements: (?P<game>[a-z-]+) -->")
+
+
+def table(chosen: list[Ruleset]) -> str:
+    """A Markdown table, one row per switch on which the rulesets differ, grouped by topic."""
+    switches = registry()["switches"]
+    head = "| topic | switch | " + " | ".join(f"`{rs.name}`" for rs in chosen) + " |"
+    rows = [head, "|---|---|" + "---|" * len(chosen)]
+    same = []
+    for name, spec in switches.items():
+        values = [rs.switches[name] for rs in chosen]
+        if len(set(values)) == 1:
+            same.append(f"`{name}` = `{values[0]}`")
+            continue
+        rows.append(f"| {spec['topic']} | `{name}` | " + " | ".join(f"`{v}`" for v in values) + " |")
+    options = [", ".join(f"`{k}` ({'/'.join(str(a).lower() for a in v['allowed'])})" for k, v in rs.options.items()) or "—" for rs in chosen]
+    if any(o != "—" for o in options):
+        rows.append("| options | | " + " | ".join(options) + " |")
+    text = "\n".join(rows)
+    if same:
+        text += "\n\nThe same in all of them: " + ", ".join(same) + "."
+    return text + "\n\nWhat each value means: the switch registry, `spec/switches.yaml`."
+
+
+def fill(markdown: str) -> str:
+    """Replace each `<!-- disagreements: GAME -->` (or `all`) marker with its table."""
+    def render(match: re.Match[str]) -> str:
+        game = match["game"]
+        chosen = [rs for rs in rulesets().values() if game in ("all", rs.game)]
+        return table(chosen)
+
+    return MARKER.sub(render, markdown)
