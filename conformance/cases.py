@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 
 from . import position_ids
-from .notation import NotationError, apply
+from .notation import NotationError, apply, parse
 from .rules import check_options, check_switches, schema
-from .state import CHECKERS, SIDES, Layout, Side, State, StateError, TurnContext, other, start_layout
+from .state import CHECKERS, HEAD, SIDES, Layout, Segment, Side, State, StateError, TurnContext, other, start_layout
 from .yamlio import DataError, LineDict, load_yaml, locate
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
@@ -39,7 +39,9 @@ class Step:
     line: int
     expected: dict[str, dict[str, Layout]] = field(default_factory=dict)  # plays/includes/excludes -> {play: layout}
     play: tuple[str, Layout] | None = None
-    opening: dict[str, Any] | None = None  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
+    opening: dict[str, Any] | None = None
+    check_next: bool = False  # also ask what follows this segment, and expect `next`
+    next: Segment | None = None  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
 
 
 @dataclass(frozen=True)
@@ -73,13 +75,16 @@ class Case:
     def queries(self) -> set[str]:
         """The engine capabilities the case needs."""
         names = {"plays": "legal-plays", "result": "game-result", "opening": "opening"}
-        return {names[step.kind] for step in self.steps if step.expect or step.kind == "plays"}
+        needed = {names[step.kind] for step in self.steps if step.expect or step.kind == "plays"}
+        return needed | ({"next-segment"} if any(step.check_next for step in self.steps) else set())
 
 
 def _checkers(spec: dict[str, int]) -> tuple[tuple[int, ...], int, int | None]:
     points = [0] * 24
     for key, n in spec.items():
         if key not in ("bar", "off"):
+            if not 1 <= int(key) <= 24:
+                raise StateError(f"no point {key}: a side's points are 1-24, plus bar and off")
             points[int(key) - 1] = n
     return tuple(points), spec.get("bar", 0), spec.get("off")
 
@@ -135,41 +140,78 @@ def _result_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: St
     return Step("result", state, expect, line)
 
 
+def _next(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owner: Side, path: Path) -> Segment | None:
+    """A step's expected next segment (`next: null` ends the turn)."""
+    if data is None:
+        return None
+    return Segment(owner, tuple(data["numbers"]), bool(data.get("passed", False)))
+
+
+def _head_moves(play: str) -> int:
+    """Checkers a play takes off the head (the 24-point)."""
+    return sum(1 for path in parse(play) if path[0][0] == HEAD)
+
+
 def _scenario(raw: LineDict, first: State, path: Path) -> list[Step]:
-    """Walk a scripted sequence: the harness keeps the state; each step checks the engine on it."""
+    """Walk a scripted sequence: the harness keeps the state; each step checks the engine on it.
+
+    A `roll` starts a turn; while a step's `next` names a segment, the turn goes on with a
+    `numbers` step for it; otherwise the other side is on roll."""
     layout, turn, context = first.layout, first.turn, first.context
     played: set[str] = set() if context.first_turn else {"white", "black"}
     rolls = context.rolls_in_game
+    pending: Segment | None = None  # the segment the next step must play
+    roll: tuple[int, ...] = ()
+    head = 0  # checkers the owner took off the head this turn
     steps: list[Step] = []
     for i, step in enumerate(raw["steps"]):
-        at, line = ["steps", i], raw["steps"].item_lines[i]
+        at, line, what = ["steps", i], raw["steps"].item_lines[i], f"case {raw['id']}: step {i + 1}"
         expect = dict(step.get("expect", {}))
         if "opening" in step:
             if set(expect) - {"starts", "dice"}:
-                raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: step {i + 1}: an opening step expects starts and dice")
+                raise DataError(path, locate(raw, *at, "expect"), f"{what}: an opening step expects starts and dice")
             opening = {"dice": dict(step["opening"]), "game_number": step.get("game_number", 1), "previous_winner": step.get("previous_winner")}
             steps.append(Step("opening", State(layout, turn or "white"), expect, line, opening=opening))
             turn = expect.get("starts", turn)
             continue
         if turn is None:
-            raise DataError(path, line, f"case {raw['id']}: step {i + 1}: nobody is on roll yet (start with an opening step or give 'turn')")
-        if step.get("turn", turn) != turn:
-            raise DataError(path, locate(raw, *at, "turn"), f"case {raw['id']}: step {i + 1}: it is {turn}'s turn, not {step['turn']}'s")
-        state = State(layout, turn, tuple(step.get("roll", ())), TurnContext(turn not in played, rolls), first.cube)
-        if "roll" not in step:
+            raise DataError(path, line, f"{what}: nobody is on roll yet (start with an opening step or give 'turn')")
+        if pending is not None and "numbers" not in step:
+            raise DataError(path, line, f"{what}: the turn goes on: {pending.player} plays {list(pending.numbers)} (a 'numbers' step)")
+        if "numbers" in step and (pending is None or tuple(step["numbers"]) != pending.numbers):
+            raise DataError(path, locate(raw, *at, "numbers"), f"{what}: no segment {step['numbers']} is due here (due: {pending})")
+        player = pending.player if pending else turn
+        if step.get("turn", player) != player:
+            raise DataError(path, locate(raw, *at, "turn"), f"{what}: it is {player}'s turn, not {step['turn']}'s")
+        if "roll" not in step and "numbers" not in step:
+            state = State(layout, turn, (), TurnContext(turn not in played, rolls), first.cube)
             steps.append(_result_step(raw, at, expect, state, line, path))
             continue
+        if "roll" in step:
+            roll, head = tuple(step["roll"]), 0
+        owner = pending.owner if pending else turn
+        passed = bool(pending and pending.passed)
+        state = State(
+            layout, player, roll, TurnContext(player not in played, rolls, 0 if passed else head), first.cube, pending,
+        )
         checked = _plays_step(raw, at, expect, state, line, path)
         if "play" in step:
-            played_to = _resolve(raw, [*at, "play"], [step["play"]], layout, turn, path)[step["play"]]
-            checked = Step("plays", state, expect, line, checked.expected, (step["play"], played_to))
+            played_to = _resolve(raw, [*at, "play"], [step["play"]], layout, player, path)[step["play"]]
+            checked = replace(checked, play=(step["play"], played_to))
             layout = played_to
+            head += 0 if passed else _head_moves(step["play"])
         elif not expect.get("no_play"):
-            raise DataError(path, line, f"case {raw['id']}: step {i + 1}: a turn needs the 'play' made (or expect no_play)")
+            raise DataError(path, line, f"{what}: a turn needs the 'play' made (or expect no_play)")
+        if "next" in step:
+            checked = replace(checked, check_next=True, next=_next(raw, at, step["next"], owner, path))
         steps.append(checked)
-        played.add(turn)
-        rolls += 1
-        turn = other(turn)
+        pending = checked.next if checked.check_next else None
+        if pending is None:
+            played.add(owner)
+            rolls += 1
+            turn = other(owner)
+    if pending is not None:
+        raise DataError(path, raw.line, f"case {raw['id']}: the scenario stops in the middle of a turn ({pending} is due)")
     return steps
 
 
@@ -188,7 +230,13 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     if turn is None and query != "scenario":
         raise DataError(path, where, f"case {raw['id']}: no side on roll: give 'turn'")
     dice = tuple(raw.get("roll", id_dice or ()))
-    state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), raw.get("cube", 1))
+    segment = None
+    if "segment" in raw:
+        seg = raw["segment"]
+        segment = Segment(seg["owner"], tuple(seg["numbers"]), seg.get("passed", False))
+        if segment.player != turn:
+            raise DataError(path, locate(raw, "segment"), f"case {raw['id']}: the segment is {segment.player}'s to play, but turn is {turn}")
+    state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), raw.get("cube", 1), segment)
     if query == "scenario":
         if "steps" not in raw or "expect" in raw:
             raise DataError(path, where, f"case {raw['id']}: a scenario has 'steps' (each with its own expect), no top-level expect")
@@ -199,6 +247,9 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
         if not dice:
             raise DataError(path, where, f"case {raw['id']}: a legal-plays case needs a 'roll'")
         steps = [_plays_step(raw, [], dict(raw["expect"]), state, where, path)]
+        if "next" in raw:
+            owner = segment.owner if segment else turn
+            steps = [replace(steps[0], check_next=True, next=_next(raw, [], raw["next"], owner, path))]
     else:
         steps = [_result_step(raw, [], dict(raw["expect"]), state, where, path)]
     return Case(
@@ -230,9 +281,13 @@ def load_file(path: Path) -> list[Case]:
         raise DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("case")).iter_errors(data))
     if error is not None:
-        field_path = "/".join(map(str, error.absolute_path)) or "(top)"
-        raise DataError(path, locate(data, *error.absolute_path), f"{field_path}: {error.message}")
+        at = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            at += [key for key in error.instance if key not in error.schema.get("properties", {})][:1]  # the unknown field's line
+        field_path = "/".join(map(str, at)) or "(top)"
+        raise DataError(path, locate(data, *at), f"{field_path}: {error.message}")
     defaults = dict(data.get("requires", {}))
+    check_switches(defaults, path, data.get("requires", data), "file requires")
     return [_case(raw, data["game"], defaults, path) for raw in data["cases"]]
 
 

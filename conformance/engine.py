@@ -1,6 +1,6 @@
 """What an engine is to the runner: the Python adapter protocol (spec/protocol.md, "Python engines").
 
-An in-process engine is any object with these four methods.  A subprocess engine
+An in-process engine is any object with these five methods.  A subprocess engine
 speaks the JSON-lines protocol and is wrapped into the same shape by
 `subprocess_engine.SubprocessEngine`, so the runner sees one kind of engine.
 """
@@ -14,9 +14,9 @@ from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from .rules import Rules
-from .state import Layout, Side, State
+from .state import Layout, Segment, Side, State
 
-CAPABILITIES = ("legal-plays", "game-result", "opening")
+CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment")
 ENTRY_POINT_GROUP = "gammonspec.engines"
 
 
@@ -33,9 +33,9 @@ class EngineInfo:
 
 @dataclass(frozen=True)
 class GameResult:
-    """A finished game: who won, the kind of win as the ruleset names it, and points after the cube."""
+    """A finished game: who won (None in a draw), the kind of result as the ruleset names it, and points after the cube."""
 
-    winner: Side
+    winner: Side | None
     kind: str
     points: int
 
@@ -61,6 +61,10 @@ class Engine(Protocol):
         """Every distinct layout a legal play of `state.dice` by `state.turn` can leave.
 
         When no checker can move, the only result is the unchanged layout."""
+
+    def next_segment(self, state: State, rules: Rules) -> Segment | None:
+        """What follows the segment `state` is about (state.segment, or the roll's first segment) once it is
+        played: the next segment of the turn, or None when the turn ends."""
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         """The result of the game if it is over in `state.layout`, else None."""
@@ -91,5 +95,5 @@ def load_engine(spec: str) -> Engine:
         target = found[0].load()
     engine = target() if isinstance(target, type) or not isinstance(target, Engine) and callable(target) else target
     if not isinstance(engine, Engine):
-        raise EngineLoadError(f"{spec!r} is not an engine: it needs info(), legal_plays(), game_result() and opening()")
+        raise EngineLoadError(f"{spec!r} is not an engine: it needs info(), legal_plays(), next_segment(), game_result() and opening()")
     return engine

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .rules import Ruleset, registry, rulesets
+from .state import GAMES
 
 MARKER = re.compile(r"<!-- disagreements: (?P<game>[a-z-]+) -->")
 
@@ -34,7 +35,7 @@ def fill(markdown: str) -> str:
     """Replace each `<!-- disagreements: GAME -->` (or `all`) marker with its table."""
     def render(match: re.Match[str]) -> str:
         game = match["game"]
-        chosen = [rs for rs in rulesets().values() if game in ("all", rs.game)]
+        chosen = sorted((rs for rs in rulesets().values() if game in ("all", rs.game)), key=lambda rs: (GAMES.index(rs.game), rs.name))
         return table(chosen)
 
     return MARKER.sub(render, markdown)

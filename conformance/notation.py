@@ -13,7 +13,7 @@ from .state import SIDES, Layout, Side, StateError, mirror, other
 
 BAR, OFF = 25, 0
 _STEP = re.compile(r"(bar|off|\d{1,2})(\*?)")
-_MOVE = re.compile(r"^(?P<path>(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+)(?:\((?P<times>\d)\))?$")
+_MOVE = re.compile(r"^(?P<path>(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+)(?:\((?P<times>[1-9])\))?$")
 
 
 class NotationError(ValueError):
@@ -97,18 +97,22 @@ def describe(before: Layout, after: Layout, side: Side) -> str:
     them_b, them_a = before.points(other(side)), after.points(other(side))
     hits = [p for p in range(24, 0, -1) if them_b[mirror(before.game, p) - 1] > them_a[mirror(before.game, p) - 1]]
     paths = [[s, d] for s, d in zip(sources, dests)]
+    starred: set[tuple[int, int]] = set()  # (path index, point): only the checker that hits gets the star
     for h in hits:
-        path = next((pa for pa in paths if pa[-1] == h), None) or next((pa for pa in paths if pa[0] > h > pa[-1]), None)
-        if path is None:
+        i = next((i for i, pa in enumerate(paths) if pa[-1] == h), None)
+        if i is None:
+            i = next((i for i, pa in enumerate(paths) if pa[0] > h > pa[-1]), None)
+        if i is None:
             return f"<not a play from this position: {after.key()}>"
-        if path[-1] != h:
-            path.insert(-1, h)
+        if paths[i][-1] != h:
+            paths[i].insert(-1, h)
+        starred.add((i, h))
 
-    def name(x: int) -> str:
-        return "bar" if x == BAR else "off" if x == OFF else f"{x}*" if x in hits else str(x)
+    def name(i: int, x: int) -> str:
+        return "bar" if x == BAR else "off" if x == OFF else f"{x}*" if (i, x) in starred else str(x)
 
     grouped: dict[str, int] = {}
-    for pa in paths:
-        n = "/".join(map(name, pa))
+    for i, pa in enumerate(paths):
+        n = "/".join(name(i, x) for x in pa)
         grouped[n] = grouped.get(n, 0) + 1
     return " ".join(n if c == 1 else f"{n}({c})" for n, c in grouped.items()) or "(no move)"

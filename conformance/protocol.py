@@ -65,6 +65,9 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
             start = engine.opening(rules, request["dice"], request["game_number"], request["previous_winner"])
             return {"type": "opening", "id": rid, "starts": start.starts, "dice": None if start.dice is None else list(start.dice)}
         state = State.from_wire(request["state"])
+        if request["type"] == "next-segment":
+            following = engine.next_segment(state, rules)
+            return {"type": "next-segment", "id": rid, "next": None if following is None else following.to_wire()}
         if request["type"] == "legal-plays":
             return {"type": "plays", "id": rid, "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)]}
         result = engine.game_result(state, rules)

@@ -11,7 +11,7 @@ from .cases import Case, Step, digest
 from .engine import Engine, EngineInfo, GameResult, Opening, Skip
 from .notation import describe
 from .rules import Rules, Ruleset
-from .state import Layout, State, StateError
+from .state import Layout, Segment, State, StateError
 
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 
@@ -117,15 +117,19 @@ def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str
     return Verdict(not lines, "; ".join(lines), missing, extra), actual
 
 
+def _show_result(winner: str | None, kind: str, points: int) -> str:
+    return f"a {kind}, nobody scores" if winner is None else f"{winner} wins {kind}, {points} points"
+
+
 def judge_result(step: Step, answer: GameResult | None) -> Verdict:
     expect = step.expect
     if expect.get("not_over"):
         want, ok = "game not over", answer is None
     else:
         r = expect["result"]
-        want = f"{r['winner']} wins {r['kind']}, {r['points']} points"
+        want = _show_result(r["winner"], r["kind"], r["points"])
         ok = answer is not None and (answer.winner, answer.kind, answer.points) == (r["winner"], r["kind"], r["points"])
-    got = "game not over" if answer is None else f"{answer.winner} wins {answer.kind}, {answer.points} points"
+    got = "game not over" if answer is None else _show_result(answer.winner, answer.kind, answer.points)
     return Verdict(ok, "" if ok else f"expected {want}; engine says {got}")
 
 
@@ -141,9 +145,22 @@ def judge_opening(step: Step, answer: Opening) -> Verdict:
     return Verdict(not wrong, "" if not wrong else f"opening: expected {want}, engine says {got}")
 
 
+def judge_next(step: Step, answer: Segment | None) -> Verdict:
+    def show(segment: Segment | None) -> str:
+        if segment is None:
+            return "the turn ends"
+        return f"{segment.player} plays {list(segment.numbers)}" + (" (passed)" if segment.passed else "")
+
+    ok = answer == step.next
+    return Verdict(ok, "" if ok else f"next: expected {show(step.next)}; engine says {show(answer)}")
+
+
 def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
     if step.kind == "plays":
-        return judge_plays(step, engine.legal_plays(step.state, rules))[0]
+        verdict = judge_plays(step, engine.legal_plays(step.state, rules))[0]
+        if verdict.passed and step.check_next:
+            verdict = judge_next(step, engine.next_segment(step.state, rules))
+        return verdict
     if step.kind == "result":
         return judge_result(step, engine.game_result(step.state, rules))
     assert step.opening is not None

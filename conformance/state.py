@@ -95,7 +95,9 @@ class Layout:
             if len(pts) != 24:
                 raise StateError(f"{side} has {len(pts)} points, expected 24")
             if any(n < 0 for n in pts) or self.on_bar(side) < 0 or self.borne_off(side) < 0:
-                raise StateError(f"{side} has a negative checker count")
+                raise StateError(
+                    f"{side} has a negative checker count (board {sum(pts)} + bar {self.on_bar(side)} + off {self.borne_off(side)})"
+                )
             total = sum(pts) + self.on_bar(side) + self.borne_off(side)
             if total != CHECKERS:
                 raise StateError(
@@ -133,6 +135,37 @@ class TurnContext:
 
 
 @dataclass(frozen=True)
+class Segment:
+    """A part of a turn, where a turn has several (switches doubles=chain, unplayable=opponent-plays).
+
+    The side on roll plays `numbers` now; `owner` is the side whose roll the turn is, and
+    `passed` says the numbers are the owner's unplayable remainder, played by the other side."""
+
+    owner: Side
+    numbers: tuple[int, ...]
+    passed: bool = False
+
+    @property
+    def player(self) -> Side:
+        return other(self.owner) if self.passed else self.owner
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"owner": self.owner, "numbers": list(self.numbers), "passed": self.passed}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any] | None) -> "Segment | None":
+        if data is None:
+            return None
+        try:
+            segment = cls(data["owner"], tuple(int(n) for n in data["numbers"]), bool(data.get("passed", False)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"malformed segment: {exc!r}") from None
+        if segment.owner not in SIDES or not segment.numbers or any(not 1 <= n <= 6 for n in segment.numbers):
+            raise StateError(f"malformed segment: {data!r}")
+        return segment
+
+
+@dataclass(frozen=True)
 class State:
     """A layout, the side on roll, the dice to play and the turn context."""
 
@@ -141,6 +174,7 @@ class State:
     dice: tuple[int, ...] = ()
     context: TurnContext = field(default_factory=TurnContext)
     cube: int = 1
+    segment: Segment | None = None  # None: the turn's first (or only) segment, from the dice
 
     @property
     def game(self) -> str:
@@ -157,6 +191,7 @@ class State:
             "position": self.layout.to_wire(),
             "context": self.context.to_wire(),
             "cube": self.cube,
+            "segment": None if self.segment is None else self.segment.to_wire(),
         }
 
     @classmethod
@@ -176,6 +211,7 @@ class State:
             dice=dice,
             context=TurnContext.from_wire(data.get("context")),
             cube=int(data.get("cube", 1)),
+            segment=Segment.from_wire(data.get("segment")),
         )
 
 

@@ -19,7 +19,7 @@ from . import PROTOCOL_VERSION, __version__
 from .engine import CAPABILITIES, EngineInfo, GameResult, Opening, Skip
 from .protocol import ProtocolError, check, compatible, decode, encode, layouts
 from .rules import Rules
-from .state import Layout, Side, State
+from .state import Layout, Segment, Side, State
 
 STDERR_LINES = 40
 
@@ -142,6 +142,9 @@ class SubprocessEngine:
 
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
         return layouts(state.game, self._ask("legal-plays", rules, state=state.to_wire())["positions"])
+
+    def next_segment(self, state: State, rules: Rules) -> Segment | None:
+        return Segment.from_wire(self._ask("next-segment", rules, state=state.to_wire())["next"])
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         result = self._ask("game-result", rules, state=state.to_wire())["result"]

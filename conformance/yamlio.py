@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,15 @@ class LineList(list):
 
 class _Loader(yaml.SafeLoader):
     pass
+
+
+# YAML 1.2 booleans: only true/false.  Under YAML 1.1 rules a key `off:` (as in `{13: 5, off: 10}`)
+# would be read as the boolean False, and yes/no/on/off values as booleans.
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from gammonspec.conformance import __version__
 from gammonspec.conformance.engine import EngineInfo, GameResult, Opening
 from gammonspec.conformance.rules import Rules, rulesets
-from gammonspec.conformance.state import Layout, Side, State
+from gammonspec.conformance.state import Layout, Segment, Side, State
 
-from .movegen import legal_plays
+from .movegen import next_segment, play_segment
 from .opening import opening
 from .scoring import game_result
 
@@ -19,7 +19,10 @@ class ReferenceEngine:
         return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()))
 
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        return legal_plays(state.layout, state.turn, state.dice, state.context, rules)
+        return play_segment(state, rules)[0]
+
+    def next_segment(self, state: State, rules: Rules) -> Segment | None:
+        return next_segment(state, rules)
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         return game_result(state.layout, rules, state.cube)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import Layout, Side, TurnContext
+from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r
 from .view import BAR, OFF, Counts, to_layout, to_view
@@ -42,14 +42,14 @@ def single_moves(me: Counts, them: Counts, die: int, head_left: int, rules: Rule
         yield tuple(new_me), new_them, head_left - head
 
 
-def legal_positions(me: Counts, them: Counts, dice: tuple[int, ...], context: TurnContext, rules: Rules, game: str) -> list[Position]:
-    """The distinct end positions of all legal plays of `dice`, in the mover's view."""
-    numbers = r.numbers_to_play(dice, rules)
+def legal_positions(
+    me: Counts, them: Counts, numbers: tuple[int, ...], head_start: int, rules: Rules, game: str
+) -> tuple[list[Position], tuple[int, ...]]:
+    """The distinct end positions of all legal plays of `numbers` in the mover's view, and the numbers they use."""
     within = r.block_banned_within_turn(rules)
     after = r.block_banned_after_turn(rules)
     used: dict[Position, set[tuple[int, ...]]] = {}
     seen: set[tuple[Counts, Counts, tuple[int, ...], int]] = set()
-    head_start = r.head_allowance(dice, context, rules) - context.head_moves
 
     def visit(me: Counts, them: Counts, left: tuple[int, ...], head_left: int) -> None:
         node = (me, them, left, head_left)
@@ -70,10 +70,44 @@ def legal_positions(me: Counts, them: Counts, dice: tuple[int, ...], context: Tu
                 visit(new_me, new_them, tuple(rest), new_head)
 
     visit(me, them, numbers, max(head_start, 0))
-    return r.keep_maximal(used, numbers) if used else [(me, them)]
+    return r.keep_maximal(used, numbers) if used else ([(me, them)], ())
+
+
+def segment_numbers(state: State, rules: Rules) -> tuple[int, ...]:
+    """The numbers to play now: the state's segment, or the roll (a double four times)."""
+    return state.segment.numbers if state.segment else r.numbers_to_play(state.dice, rules)
+
+
+def play_segment(state: State, rules: Rules) -> tuple[list[Layout], tuple[int, ...]]:
+    """Every distinct layout a legal play of the current segment leaves, and the numbers such a play uses."""
+    me, them = to_view(state.layout, state.turn)
+    passed = state.segment is not None and state.segment.passed
+    head_start = r.head_allowance(state.dice, state.context, rules, passed) - state.context.head_moves
+    numbers = segment_numbers(state, rules)
+    positions, used = legal_positions(me, them, numbers, head_start, rules, state.game)
+    return [to_layout(state.game, state.turn, m, t) for m, t in positions], used
 
 
 def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: TurnContext, rules: Rules) -> list[Layout]:
-    """Every distinct layout a legal play can leave; the unchanged layout when nothing can move."""
-    me, them = to_view(layout, side)
-    return [to_layout(layout.game, side, m, t) for m, t in legal_positions(me, them, dice, context, rules, layout.game)]
+    """Every distinct layout a legal play of a fresh roll can leave; the unchanged layout when nothing can move."""
+    return play_segment(State(layout, side, dice, context), rules)[0]
+
+
+def next_segment(state: State, rules: Rules) -> Segment | None:
+    """What follows the current segment of a turn: the opponent plays the remainder, the chain goes on, or the turn ends.
+
+    cn.unplayable.opponent-plays, cn.unplayable.once, cn.doubles.chain, cn.chain.returns."""
+    numbers = segment_numbers(state, rules)
+    owner = state.segment.owner if state.segment else state.turn
+    if not (state.segment and state.segment.passed):
+        left = list(numbers)
+        for n in play_segment(state, rules)[1]:
+            left.remove(n)
+        if left and r.remainder_passes(rules):
+            return Segment(owner, tuple(left), passed=True)
+        if left and len(numbers) == 4:
+            return None  # a chain whose double is not played in full ends (unplayable=lost)
+    if len(state.dice) != 2 or state.dice[0] != state.dice[1]:
+        return None  # only a rolled double starts a chain
+    chained = r.next_in_chain((numbers[0],) * 4, state.context, rules)
+    return Segment(owner, chained) if chained else None

@@ -76,13 +76,17 @@ def home_checker_frozen(me: Counts, source: int, target: int, rules: Rules) -> b
     )
 
 
-def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules) -> int:
+def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules, passed: bool = False) -> int:
     """How many checkers may leave the head this turn.
 
     switch head-rule=one-per-turn: one; head-exception=first-turn-3-4-6: two on the side's first
-    turn with 3-3, 4-4 or 6-6; head-exception=game-first-roll: two on the game's first roll."""
+    turn with 3-3, 4-4 or 6-6; head-exception=game-first-roll: two on the game's first roll.
+    nd.head.one-per-turn, nd.head.first-turn; numbers passed to the opponent are played with one
+    head checker at most and no exception (cn.unplayable.head-rule)."""
     if rules["head-rule"] == "none":
         return 15
+    if passed:
+        return 1
     exception = rules["head-exception"]
     double = len(dice) == 2 and dice[0] == dice[1]
     if exception == "first-turn-3-4-6" and context.first_turn and double and dice[0] in (3, 4, 6):
@@ -123,14 +127,41 @@ def block_banned_after_turn(rules: Rules) -> bool:
     return rules["six-block"] != "allowed"
 
 
-def keep_maximal(used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]) -> list[Position]:
+def keep_maximal(used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]) -> tuple[list[Position], tuple[int, ...]]:
     """The plays that use as many numbers as possible; if only one of two numbers can be used, the higher.
 
-    bg.move.both-numbers, bg.move.higher-die, bg.move.no-play.  `used` maps each candidate end
-    position to the sorted tuples of numbers used by the sequences reaching it."""
+    bg.move.both-numbers, bg.move.higher-die, bg.move.no-play; nd.move.full-move, nd.move.higher-die.
+    `used` maps each candidate end position to the sorted tuples of numbers used by the sequences
+    reaching it.  Returns the kept positions and the numbers they use."""
     most = max(len(sig) for sigs in used.values() for sig in sigs)
     best = [pos for pos, sigs in used.items() if any(len(sig) == most for sig in sigs)]
+    played = next(sig for pos in best for sig in used[pos] if len(sig) == most)
     if most == 1 and len(set(numbers)) == 2:
         high = (max(numbers),)
-        return [pos for pos in best if high in used[pos]] or best
-    return best
+        with_high = [pos for pos in best if high in used[pos]]
+        if with_high:
+            return with_high, high
+    return best, played
+
+
+def chain_active(context: TurnContext, rules: Rules) -> bool:
+    """Whether a double starts a chain up to 6-6.
+
+    cn.doubles.chain (switch doubles=chain); doubles=chain-after-three-rolls: only once three rolls
+    of the game have been played (cn.doubles.first-three-rolls)."""
+    return rules["doubles"] == "chain" or (rules["doubles"] == "chain-after-three-rolls" and context.rolls_in_game >= 3)
+
+
+def next_in_chain(numbers: tuple[int, ...], context: TurnContext, rules: Rules) -> tuple[int, ...] | None:
+    """The next double of a chain after a segment of four equal numbers, or None when the chain ends at 6-6."""
+    if len(numbers) == 4 and len(set(numbers)) == 1 and numbers[0] < 6 and chain_active(context, rules):
+        return (numbers[0] + 1,) * 4
+    return None
+
+
+def remainder_passes(rules: Rules) -> bool:
+    """Numbers the player cannot play go to the opponent, once (switch unplayable=opponent-plays).
+
+    cn.unplayable.opponent-plays; with unplayable=lost they are lost, and with a chain the turn ends
+    (cn.unplayable.lost-ends-chain)."""
+    return rules["unplayable"] == "opponent-plays"

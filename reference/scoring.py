@@ -38,10 +38,19 @@ def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
     return "mars", 2
 
 
+def mutual_block(layout: Layout) -> bool:
+    """Both home boards full (all six points held) and both sides still in their first quarter (19-24).
+
+    cn.draw.both-blocked: neither side can ever pass the other's home board."""
+    return all(all(layout.points(side)[:6]) and any(layout.points(side)[18:24]) for side in SIDES)
+
+
 def game_result(layout: Layout, rules: Rules, cube: int) -> GameResult | None:
-    """Winner, kind and points: the base points times the cube.  bg.score.cube."""
+    """Winner, kind and points: the base points times the cube (bg.score.cube); a draw scores nothing."""
     won = winner(layout)
     if won is None:
+        if rules["draw"] == "both-blocked" and mutual_block(layout):
+            return GameResult(None, "draw", 0)
         return None
     kind, points = win_kind(layout, other(won), rules)
     return GameResult(won, kind, points * cube)
