@@ -14,7 +14,7 @@ import jsonschema
 from . import position_ids
 from .notation import NotationError, apply, parse
 from .rules import check_options, check_switches, schema
-from .state import CHECKERS, HEAD, SIDES, Layout, Segment, Side, State, StateError, TurnContext, other, start_layout
+from .state import CHECKERS, HEAD, SIDES, Cube, Layout, Match, Segment, Side, State, StateError, TurnContext, other, start_layout
 from .yamlio import DataError, LineDict, load_yaml, locate
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
@@ -31,7 +31,8 @@ class Step:
     """One query of a case and its expectation: a single-state case has one, a scenario several.
 
     kind: "plays" (legal-plays query, then optionally the scripted `play` is made),
-    "result" (game-result query) or "opening" (who starts, with which numbers)."""
+    "result" (game-result query), "opening" (who starts, with which numbers), "may-double",
+    "double" (a double and its answer) or "next-game" (the match after a game)."""
 
     kind: str
     state: State
@@ -41,7 +42,9 @@ class Step:
     play: tuple[str, Layout] | None = None
     opening: dict[str, Any] | None = None
     check_next: bool = False  # also ask what follows this segment, and expect `next`
-    next: Segment | None = None  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
+    next: Segment | None = None
+    response: str | None = None  # double steps: take, drop or beaver
+    outcome: dict[str, Any] | None = None  # next-game steps: how the game ended  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class Case:
     @property
     def queries(self) -> set[str]:
         """The engine capabilities the case needs."""
-        names = {"plays": "legal-plays", "result": "game-result", "opening": "opening"}
+        names = {"plays": "legal-plays", "result": "game-result", "opening": "opening", "may-double": "cube", "double": "cube", "next-game": "cube"}
         needed = {names[step.kind] for step in self.steps if step.expect or step.kind == "plays"}
         return needed | ({"next-segment"} if any(step.check_next for step in self.steps) else set())
 
@@ -152,66 +155,126 @@ def _head_moves(play: str) -> int:
     return sum(1 for path in parse(play) if path[0][0] == HEAD)
 
 
+@dataclass
+class _Walk:
+    """The game as a scenario script leaves it, step by step; the harness's own bookkeeping, never the engine's."""
+
+    raw: LineDict
+    path: Path
+    layout: Layout
+    turn: Side | None
+    cube: Cube
+    match: Match
+    played: set[str]  # sides that have had a turn this game
+    rolls: int  # rolls played this game
+    pending: Segment | None = None  # the segment the next step must play
+    roll: tuple[int, ...] = ()
+    head: int = 0  # checkers the owner took off the head this turn
+    result: dict[str, Any] | None = None  # how the current game ended, as the script says
+    game_number: int = 1
+
+    def fail(self, line: int | None, message: str) -> DataError:
+        return DataError(self.path, line, f"case {self.raw['id']}: {message}")
+
+    def state(self, player: Side, context: TurnContext | None = None) -> State:
+        context = context or TurnContext(player not in self.played, self.rolls)
+        return State(self.layout, player, self.roll, context, self.cube, self.pending, self.match)
+
+    def opening(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
+        if set(expect) - {"starts", "dice", "cube"}:
+            raise self.fail(locate(self.raw, *at, "expect"), "an opening step expects starts, dice and cube")
+        opening = {"dice": dict(step["opening"]), "game_number": self.game_number, "previous_winner": step.get("previous_winner")}
+        checked = Step("opening", self.state(self.turn or "white"), expect, line, opening=opening)
+        self.turn = expect.get("starts", self.turn)
+        if "cube" in expect:
+            self.cube = Cube(expect["cube"]["value"], expect["cube"].get("owner"))
+        return checked
+
+    def play(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
+        if "roll" in step:
+            self.roll, self.head = tuple(step["roll"]), 0
+        pending = self.pending
+        owner = pending.owner if pending else self.turn
+        passed = bool(pending and pending.passed)
+        player = pending.player if pending else self.turn
+        context = TurnContext(player not in self.played, self.rolls, 0 if passed else self.head)
+        checked = _plays_step(self.raw, at, expect, self.state(player, context), line, self.path)
+        if "play" in step:
+            played_to = _resolve(self.raw, [*at, "play"], [step["play"]], self.layout, player, self.path)[step["play"]]
+            checked = replace(checked, play=(step["play"], played_to))
+            self.layout = played_to
+            self.head += 0 if passed else _head_moves(step["play"])
+        elif not expect.get("no_play"):
+            raise self.fail(line, "a turn needs the 'play' made (or expect no_play)")
+        if "next" in step:
+            checked = replace(checked, check_next=True, next=_next(self.raw, at, step["next"], owner, self.path))
+        self.pending = checked.next if checked.check_next else None
+        if self.pending is None:
+            self.played.add(owner)
+            self.rolls += 1
+            self.turn, self.roll = other(owner), ()
+        return checked
+
+    def double(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
+        if set(expect) - {"legal", "cube", "result"} or not expect:
+            raise self.fail(locate(self.raw, *at, "expect"), "a double step expects legal, cube or result")
+        checked = Step("double", self.state(self.turn), expect, line, response=step["double"])
+        if "cube" in expect:
+            self.cube = Cube(expect["cube"]["value"], expect["cube"]["owner"])
+        if "result" in expect:
+            self.result = expect["result"]
+        return checked
+
+    def next_game(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
+        if self.result is None:
+            raise self.fail(line, "next_game needs the game's result first (a result check or a dropped double)")
+        checked = Step("next-game", self.state(self.turn or "white"), expect, line, outcome=self.result)
+        score = expect.get("score", {})
+        self.match = Match(self.match.length, (score.get("white", 0), score.get("black", 0)), expect.get("crawford", False))
+        if expect.get("winner") is None and self.match.length and max(self.match.score) >= self.match.length:
+            raise self.fail(line, "the expected score ends the match: give its winner")
+        self.layout, self.turn, self.cube = start_layout(self.layout.game), None, Cube()
+        self.played, self.rolls, self.result = set(), 0, None
+        self.game_number += 1
+        return checked
+
+    def step(self, i: int, step: LineDict) -> Step:
+        at, line = ["steps", i], self.raw["steps"].item_lines[i]
+        expect = dict(step.get("expect", {}))
+        if "opening" in step:
+            return self.opening(step, at, expect, line)
+        if "next_game" in step:
+            return self.next_game(step, at, expect, line)
+        if self.turn is None:
+            raise self.fail(line, f"step {i + 1}: nobody is on roll yet (start with an opening step or give 'turn')")
+        if self.pending is not None and "numbers" not in step:
+            raise self.fail(line, f"step {i + 1}: the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)")
+        if "numbers" in step and (self.pending is None or tuple(step["numbers"]) != self.pending.numbers):
+            raise self.fail(locate(self.raw, *at, "numbers"), f"step {i + 1}: no segment {step['numbers']} is due here (due: {self.pending})")
+        player = self.pending.player if self.pending else self.turn
+        if step.get("turn", player) != player:
+            raise self.fail(locate(self.raw, *at, "turn"), f"step {i + 1}: it is {player}'s turn, not {step['turn']}'s")
+        if "roll" in step or "numbers" in step:
+            return self.play(step, at, expect, line)
+        if "double" in step:
+            return self.double(step, at, expect, line)
+        if "may_double" in step:
+            return Step("may-double", self.state(self.turn), {"may_double": step["may_double"]}, line)
+        checked = _result_step(self.raw, at, expect, self.state(self.turn), line, self.path)
+        self.result = expect.get("result")
+        return checked
+
+
 def _scenario(raw: LineDict, first: State, path: Path) -> list[Step]:
     """Walk a scripted sequence: the harness keeps the state; each step checks the engine on it.
 
     A `roll` starts a turn; while a step's `next` names a segment, the turn goes on with a
-    `numbers` step for it; otherwise the other side is on roll."""
-    layout, turn, context = first.layout, first.turn, first.context
-    played: set[str] = set() if context.first_turn else {"white", "black"}
-    rolls = context.rolls_in_game
-    pending: Segment | None = None  # the segment the next step must play
-    roll: tuple[int, ...] = ()
-    head = 0  # checkers the owner took off the head this turn
-    steps: list[Step] = []
-    for i, step in enumerate(raw["steps"]):
-        at, line, what = ["steps", i], raw["steps"].item_lines[i], f"case {raw['id']}: step {i + 1}"
-        expect = dict(step.get("expect", {}))
-        if "opening" in step:
-            if set(expect) - {"starts", "dice"}:
-                raise DataError(path, locate(raw, *at, "expect"), f"{what}: an opening step expects starts and dice")
-            opening = {"dice": dict(step["opening"]), "game_number": step.get("game_number", 1), "previous_winner": step.get("previous_winner")}
-            steps.append(Step("opening", State(layout, turn or "white"), expect, line, opening=opening))
-            turn = expect.get("starts", turn)
-            continue
-        if turn is None:
-            raise DataError(path, line, f"{what}: nobody is on roll yet (start with an opening step or give 'turn')")
-        if pending is not None and "numbers" not in step:
-            raise DataError(path, line, f"{what}: the turn goes on: {pending.player} plays {list(pending.numbers)} (a 'numbers' step)")
-        if "numbers" in step and (pending is None or tuple(step["numbers"]) != pending.numbers):
-            raise DataError(path, locate(raw, *at, "numbers"), f"{what}: no segment {step['numbers']} is due here (due: {pending})")
-        player = pending.player if pending else turn
-        if step.get("turn", player) != player:
-            raise DataError(path, locate(raw, *at, "turn"), f"{what}: it is {player}'s turn, not {step['turn']}'s")
-        if "roll" not in step and "numbers" not in step:
-            state = State(layout, turn, (), TurnContext(turn not in played, rolls), first.cube)
-            steps.append(_result_step(raw, at, expect, state, line, path))
-            continue
-        if "roll" in step:
-            roll, head = tuple(step["roll"]), 0
-        owner = pending.owner if pending else turn
-        passed = bool(pending and pending.passed)
-        state = State(
-            layout, player, roll, TurnContext(player not in played, rolls, 0 if passed else head), first.cube, pending,
-        )
-        checked = _plays_step(raw, at, expect, state, line, path)
-        if "play" in step:
-            played_to = _resolve(raw, [*at, "play"], [step["play"]], layout, player, path)[step["play"]]
-            checked = replace(checked, play=(step["play"], played_to))
-            layout = played_to
-            head += 0 if passed else _head_moves(step["play"])
-        elif not expect.get("no_play"):
-            raise DataError(path, line, f"{what}: a turn needs the 'play' made (or expect no_play)")
-        if "next" in step:
-            checked = replace(checked, check_next=True, next=_next(raw, at, step["next"], owner, path))
-        steps.append(checked)
-        pending = checked.next if checked.check_next else None
-        if pending is None:
-            played.add(owner)
-            rolls += 1
-            turn = other(owner)
-    if pending is not None:
-        raise DataError(path, raw.line, f"case {raw['id']}: the scenario stops in the middle of a turn ({pending} is due)")
+    `numbers` step for it; otherwise the other side is on roll.  `next_game` moves a match on."""
+    played = set() if first.context.first_turn else {"white", "black"}
+    walk = _Walk(raw, path, first.layout, first.turn, first.cube, first.match, played, first.context.rolls_in_game)
+    steps = [walk.step(i, step) for i, step in enumerate(raw["steps"])]
+    if walk.pending is not None:
+        raise walk.fail(raw.line, f"the scenario stops in the middle of a turn ({walk.pending} is due)")
     return steps
 
 
@@ -236,7 +299,15 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
         segment = Segment(seg["owner"], tuple(seg["numbers"]), seg.get("passed", False))
         if segment.player != turn:
             raise DataError(path, locate(raw, "segment"), f"case {raw['id']}: the segment is {segment.player}'s to play, but turn is {turn}")
-    state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), raw.get("cube", 1), segment)
+    cube = raw.get("cube", 1)
+    cube = Cube(cube) if isinstance(cube, int) else Cube(cube["value"], cube.get("owner"))
+    match = Match()
+    if "match" in raw:
+        m = raw["match"]
+        match = Match(m["length"], (m.get("score", {}).get("white", 0), m.get("score", {}).get("black", 0)), m.get("crawford", False))
+        if max(match.score) >= match.length:
+            raise DataError(path, locate(raw, "match"), f"case {raw['id']}: a match in progress has both scores below its length")
+    state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), cube, segment, match)
     if query == "scenario":
         if "steps" not in raw or "expect" in raw:
             raise DataError(path, where, f"case {raw['id']}: a scenario has 'steps' (each with its own expect), no top-level expect")

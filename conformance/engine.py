@@ -1,6 +1,6 @@
 """What an engine is to the runner: the Python adapter protocol (spec/protocol.md, "Python engines").
 
-An in-process engine is any object with these five methods.  A subprocess engine
+An in-process engine is any object with these methods.  A subprocess engine
 speaks the JSON-lines protocol and is wrapped into the same shape by
 `subprocess_engine.SubprocessEngine`, so the runner sees one kind of engine.
 """
@@ -14,9 +14,9 @@ from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from .rules import Rules
-from .state import Layout, Segment, Side, State
+from .state import Cube, Layout, Match, Segment, Side, State
 
-CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment")
+CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")
 ENTRY_POINT_GROUP = "gammonspec.engines"
 
 
@@ -42,10 +42,31 @@ class GameResult:
 
 @dataclass(frozen=True)
 class Opening:
-    """Who moves first in a game, and the numbers it plays (None: it rolls both dice); starts None: a tie, roll again."""
+    """Who moves first in a game, and the numbers it plays (None: it rolls both dice); starts None: a tie, roll again.
+
+    `cube` is the cube after the roll (an automatic double on a tie)."""
 
     starts: Side | None
     dice: tuple[int, int] | None
+    cube: Cube = Cube()
+
+
+@dataclass(frozen=True)
+class CubeOutcome:
+    """What a double and its answer do: illegal, a new cube (take, beaver), or the end of the game (drop)."""
+
+    legal: bool
+    cube: Cube | None = None
+    result: GameResult | None = None
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """The match after a game: the score, whether the next game is the Crawford game, the match winner if any."""
+
+    score: tuple[int, int]
+    crawford: bool
+    winner: Side | None
 
 
 class Skip(Exception):
@@ -69,8 +90,18 @@ class Engine(Protocol):
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         """The result of the game if it is over in `state.layout`, else None."""
 
-    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
-        """Who starts game `game_number` after the opening roll `dice` ({"white": d, "black": d})."""
+    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None,
+                cube: Cube, match: Match) -> Opening:
+        """Who starts game `game_number` after the opening roll `dice` ({"white": d, "black": d}), and the cube after it."""
+
+    def may_double(self, state: State, rules: Rules) -> bool:
+        """Whether the side on roll may offer a double now, before rolling."""
+
+    def cube_action(self, state: State, rules: Rules, response: str) -> CubeOutcome:
+        """The side on roll doubles and the other side answers `take`, `drop` or `beaver`."""
+
+    def match_after_game(self, state: State, rules: Rules, result: GameResult) -> MatchOutcome:
+        """The match (state.match) after a game that ended with `result`."""
 
 
 class EngineLoadError(Exception):
@@ -95,5 +126,5 @@ def load_engine(spec: str) -> Engine:
         target = found[0].load()
     engine = target() if isinstance(target, type) or not isinstance(target, Engine) and callable(target) else target
     if not isinstance(engine, Engine):
-        raise EngineLoadError(f"{spec!r} is not an engine: it needs info(), legal_plays(), next_segment(), game_result() and opening()")
+        raise EngineLoadError(f"{spec!r} is not an engine: it needs the methods of gammonspec.conformance.engine.Engine")
     return engine

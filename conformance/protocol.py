@@ -15,9 +15,9 @@ from typing import Any, TextIO
 import jsonschema
 
 from . import PROTOCOL_VERSION
-from .engine import Engine, Skip
+from .engine import Engine, GameResult, Skip
 from .rules import Rules, schema
-from .state import Layout, State, StateError
+from .state import SIDES, Cube, Layout, Match, State, StateError
 
 
 class ProtocolError(ValueError):
@@ -56,23 +56,50 @@ def compatible(version: str) -> bool:
     return version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
 
 
+def result_to_wire(result: GameResult) -> dict[str, Any]:
+    return {"winner": result.winner, "kind": result.kind, "points": result.points}
+
+
+def result_from_wire(data: dict[str, Any]) -> GameResult:
+    return GameResult(data["winner"], data["kind"], data["points"])
+
+
 def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     """The engine's answer to one query, as a protocol message."""
     rid = request["id"]
     try:
         rules = Rules.from_wire(request["rules"])
         if request["type"] == "opening":
-            start = engine.opening(rules, request["dice"], request["game_number"], request["previous_winner"])
-            return {"type": "opening", "id": rid, "starts": start.starts, "dice": None if start.dice is None else list(start.dice)}
+            cube, match = Cube.from_wire(request.get("cube")), Match.from_wire(request.get("match"))
+            start = engine.opening(rules, request["dice"], request["game_number"], request["previous_winner"], cube, match)
+            return {
+                "type": "opening", "id": rid, "starts": start.starts,
+                "dice": None if start.dice is None else list(start.dice), "cube": start.cube.to_wire(),
+            }
         state = State.from_wire(request["state"])
+        if request["type"] == "may-double":
+            return {"type": "may-double", "id": rid, "allowed": engine.may_double(state, rules)}
+        if request["type"] == "cube-action":
+            outcome = engine.cube_action(state, rules, request["response"])
+            reply: dict[str, Any] = {"type": "cube-action", "id": rid, "legal": outcome.legal}
+            if outcome.cube is not None:
+                reply["cube"] = outcome.cube.to_wire()
+            if outcome.result is not None:
+                reply["result"] = result_to_wire(outcome.result)
+            return reply
+        if request["type"] == "match-after-game":
+            after = engine.match_after_game(state, rules, result_from_wire(request["result"]))
+            return {
+                "type": "match-after-game", "id": rid, "score": dict(zip(SIDES, after.score)),
+                "crawford": after.crawford, "winner": after.winner,
+            }
         if request["type"] == "next-segment":
             following = engine.next_segment(state, rules)
             return {"type": "next-segment", "id": rid, "next": None if following is None else following.to_wire()}
         if request["type"] == "legal-plays":
             return {"type": "plays", "id": rid, "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)]}
         result = engine.game_result(state, rules)
-        wire = None if result is None else {"winner": result.winner, "kind": result.kind, "points": result.points}
-        return {"type": "game-result", "id": rid, "result": wire}
+        return {"type": "game-result", "id": rid, "result": None if result is None else result_to_wire(result)}
     except Skip as exc:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:

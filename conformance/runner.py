@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .cases import Case, Step, digest
-from .engine import Engine, EngineInfo, GameResult, Opening, Skip
+from .engine import CubeOutcome, Engine, EngineInfo, GameResult, MatchOutcome, Opening, Skip
 from .notation import describe
 from .rules import Rules, Ruleset
-from .state import Layout, Segment, State, StateError
+from .state import Cube, Layout, Segment, State, StateError
 
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 
@@ -140,7 +140,9 @@ def judge_opening(step: Step, answer: Opening) -> Verdict:
     want = {"starts": step.expect["starts"]} if "starts" in step.expect else {}
     if "dice" in step.expect:
         want["dice"] = norm(step.expect["dice"])
-    got = {"starts": answer.starts, "dice": norm(answer.dice)}
+    if "cube" in step.expect:
+        want["cube"] = Cube(step.expect["cube"]["value"], step.expect["cube"].get("owner"))
+    got = {"starts": answer.starts, "dice": norm(answer.dice), "cube": answer.cube}
     wrong = {k: v for k, v in want.items() if got[k] != v}
     return Verdict(not wrong, "" if not wrong else f"opening: expected {want}, engine says {got}")
 
@@ -155,6 +157,35 @@ def judge_next(step: Step, answer: Segment | None) -> Verdict:
     return Verdict(ok, "" if ok else f"next: expected {show(step.next)}; engine says {show(answer)}")
 
 
+def judge_double(step: Step, answer: CubeOutcome) -> Verdict:
+    expect = step.expect
+    problems = []
+    if answer.legal != expect.get("legal", True):
+        problems.append(f"expected the double ({step.response}) to be {'legal' if expect.get('legal', True) else 'illegal'}")
+    if answer.legal and "cube" in expect:
+        want = Cube(expect["cube"]["value"], expect["cube"].get("owner"))
+        if answer.cube != want:
+            problems.append(f"expected cube {want.value} owned by {want.owner or 'nobody'}, engine says {answer.cube}")
+    if answer.legal and "result" in expect:
+        r = expect["result"]
+        got = answer.result
+        if got is None or (got.winner, got.kind, got.points) != (r["winner"], r["kind"], r["points"]):
+            shown = "no result" if got is None else _show_result(got.winner, got.kind, got.points)
+            problems.append(f"expected {_show_result(r['winner'], r['kind'], r['points'])}, engine says {shown}")
+    return Verdict(not problems, "; ".join(problems))
+
+
+def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
+    expect = step.expect
+    want = {
+        "score": (expect.get("score", {}).get("white", 0), expect.get("score", {}).get("black", 0)),
+        "crawford": expect.get("crawford", False), "winner": expect.get("winner"),
+    }
+    got = {"score": tuple(answer.score), "crawford": answer.crawford, "winner": answer.winner}
+    wrong = {k for k in want if want[k] != got[k]}
+    return Verdict(not wrong, "" if not wrong else f"match after the game: expected {want}, engine says {got}")
+
+
 def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
     if step.kind == "plays":
         verdict = judge_plays(step, engine.legal_plays(step.state, rules))[0]
@@ -163,8 +194,20 @@ def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
         return verdict
     if step.kind == "result":
         return judge_result(step, engine.game_result(step.state, rules))
+    if step.kind == "may-double":
+        allowed = engine.may_double(step.state, rules)
+        ok = allowed == step.expect["may_double"]
+        return Verdict(ok, "" if ok else f"expected may_double {step.expect['may_double']}, engine says {allowed}")
+    if step.kind == "double":
+        assert step.response is not None
+        return judge_double(step, engine.cube_action(step.state, rules, step.response))
+    if step.kind == "next-game":
+        assert step.outcome is not None
+        result = GameResult(step.outcome["winner"], step.outcome["kind"], step.outcome["points"])
+        return judge_match(step, engine.match_after_game(step.state, rules, result))
     assert step.opening is not None
-    return judge_opening(step, engine.opening(rules, step.opening["dice"], step.opening["game_number"], step.opening["previous_winner"]))
+    o, state = step.opening, step.state
+    return judge_opening(step, engine.opening(rules, o["dice"], o["game_number"], o["previous_winner"], state.cube, state.match))
 
 
 def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:

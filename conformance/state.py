@@ -166,6 +166,59 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Cube:
+    """The doubling cube: the stake's multiplier and who owns it (None: centred)."""
+
+    value: int = 1
+    owner: Side | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"value": self.value, "owner": self.owner}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> "Cube":
+        if data is None:
+            return cls()
+        try:
+            cube = cls(int(data["value"]), data.get("owner"))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"malformed cube: {exc!r}") from None
+        if cube.value not in CUBE_VALUES or cube.owner not in (None, *SIDES):
+            raise StateError(f"impossible cube {data!r} (value one of {CUBE_VALUES}, owner white, black or null)")
+        return cube
+
+
+CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Match play: the length (0 for money play), the score before this game, and whether this is the Crawford game."""
+
+    length: int = 0
+    score: tuple[int, int] = (0, 0)  # (white, black)
+    crawford: bool = False
+
+    def points(self, side: Side) -> int:
+        return self.score[SIDES.index(side)]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"length": self.length, "score": dict(zip(SIDES, self.score)), "crawford": self.crawford}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> "Match":
+        if data is None:
+            return cls()
+        try:
+            match = cls(int(data["length"]), (int(data["score"]["white"]), int(data["score"]["black"])), bool(data.get("crawford", False)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"malformed match: {exc!r}") from None
+        if match.length < 0 or min(match.score) < 0 or (match.length and max(match.score) >= match.length):
+            raise StateError(f"impossible match {data!r}: a match in progress has both scores below its length")
+        return match
+
+
+@dataclass(frozen=True)
 class State:
     """A layout, the side on roll, the dice to play and the turn context."""
 
@@ -173,8 +226,9 @@ class State:
     turn: Side
     dice: tuple[int, ...] = ()
     context: TurnContext = field(default_factory=TurnContext)
-    cube: int = 1
+    cube: Cube = field(default_factory=Cube)
     segment: Segment | None = None  # None: the turn's first (or only) segment, from the dice
+    match: Match = field(default_factory=Match)
 
     @property
     def game(self) -> str:
@@ -190,7 +244,8 @@ class State:
             "dice": list(self.dice),
             "position": self.layout.to_wire(),
             "context": self.context.to_wire(),
-            "cube": self.cube,
+            "cube": self.cube.to_wire(),
+            "match": self.match.to_wire(),
             "segment": None if self.segment is None else self.segment.to_wire(),
         }
 
@@ -210,8 +265,9 @@ class State:
             turn=turn,
             dice=dice,
             context=TurnContext.from_wire(data.get("context")),
-            cube=int(data.get("cube", 1)),
+            cube=Cube.from_wire(data.get("cube")),
             segment=Segment.from_wire(data.get("segment")),
+            match=Match.from_wire(data.get("match")),
         )
 
 

@@ -16,10 +16,10 @@ import threading
 from typing import Any
 
 from . import PROTOCOL_VERSION, __version__
-from .engine import CAPABILITIES, EngineInfo, GameResult, Opening, Skip
-from .protocol import ProtocolError, check, compatible, decode, encode, layouts
+from .engine import CAPABILITIES, CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening, Skip
+from .protocol import ProtocolError, check, compatible, decode, encode, layouts, result_from_wire, result_to_wire
 from .rules import Rules
-from .state import Layout, Segment, Side, State
+from .state import Cube, Layout, Match, Segment, Side, State
 
 STDERR_LINES = 40
 
@@ -150,9 +150,27 @@ class SubprocessEngine:
         result = self._ask("game-result", rules, state=state.to_wire())["result"]
         return None if result is None else GameResult(result["winner"], result["kind"], result["points"])
 
-    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
-        reply = self._ask("opening", rules, dice=dice, game_number=game_number, previous_winner=previous_winner)
-        return Opening(reply["starts"], None if reply["dice"] is None else tuple(reply["dice"]))
+    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None,
+                cube: Cube, match: Match) -> Opening:
+        reply = self._ask(
+            "opening", rules, dice=dice, game_number=game_number, previous_winner=previous_winner,
+            cube=cube.to_wire(), match=match.to_wire(),
+        )
+        dice_played = None if reply["dice"] is None else tuple(reply["dice"])
+        return Opening(reply["starts"], dice_played, Cube.from_wire(reply.get("cube", cube.to_wire())))
+
+    def may_double(self, state: State, rules: Rules) -> bool:
+        return self._ask("may-double", rules, state=state.to_wire())["allowed"]
+
+    def cube_action(self, state: State, rules: Rules, response: str) -> CubeOutcome:
+        reply = self._ask("cube-action", rules, state=state.to_wire(), response=response)
+        cube = Cube.from_wire(reply["cube"]) if "cube" in reply else None
+        result = result_from_wire(reply["result"]) if reply.get("result") else None
+        return CubeOutcome(reply["legal"], cube, result)
+
+    def match_after_game(self, state: State, rules: Rules, result: GameResult) -> MatchOutcome:
+        reply = self._ask("match-after-game", rules, state=state.to_wire(), result=result_to_wire(result))
+        return MatchOutcome((reply["score"]["white"], reply["score"]["black"]), reply["crawford"], reply["winner"])
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:

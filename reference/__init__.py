@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from gammonspec.conformance import __version__
-from gammonspec.conformance.engine import EngineInfo, GameResult, Opening
+from gammonspec.conformance.engine import CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening
 from gammonspec.conformance.rules import Rules, rulesets
-from gammonspec.conformance.state import Layout, Segment, Side, State
+from gammonspec.conformance.state import Cube, Layout, Match, Segment, Side, State
 
+from .cube import cube_action, match_after_game, may_double
 from .movegen import next_segment, play_segment
 from .opening import opening
 from .scoring import game_result
@@ -25,7 +26,17 @@ class ReferenceEngine:
         return next_segment(state, rules)
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
-        return game_result(state.layout, rules, state.cube)
+        return game_result(state, rules)
 
-    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None) -> Opening:
-        return opening(rules, dice, game_number, previous_winner)
+    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None,
+                cube: Cube, match: Match) -> Opening:
+        return opening(rules, dice, game_number, previous_winner, cube, match)
+
+    def may_double(self, state: State, rules: Rules) -> bool:
+        return may_double(state, rules)
+
+    def cube_action(self, state: State, rules: Rules, response: str) -> CubeOutcome:
+        return cube_action(state, rules, response)
+
+    def match_after_game(self, state: State, rules: Rules, result: GameResult) -> MatchOutcome:
+        return match_after_game(state, rules, result)

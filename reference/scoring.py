@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from gammonspec.conformance.engine import GameResult
 from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, other
+from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, State, other
+
+from .cube import jacoby
 
 
 def winner(layout: Layout) -> Side | None:
@@ -45,12 +47,15 @@ def mutual_block(layout: Layout) -> bool:
     return all(all(layout.points(side)[:6]) and any(layout.points(side)[18:24]) for side in SIDES)
 
 
-def game_result(layout: Layout, rules: Rules, cube: int) -> GameResult | None:
+def game_result(state: State, rules: Rules) -> GameResult | None:
     """Winner, kind and points: the base points times the cube (bg.score.cube); a draw scores nothing."""
+    layout = state.layout
     won = winner(layout)
     if won is None:
         if rules["draw"] == "both-blocked" and mutual_block(layout):
             return GameResult(None, "draw", 0)
         return None
     kind, points = win_kind(layout, other(won), rules)
-    return GameResult(won, kind, points * cube)
+    if kind in ("gammon", "backgammon") and jacoby(state, rules):
+        points = 1
+    return GameResult(won, kind, points * state.cube.value)
