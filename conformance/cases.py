@@ -109,7 +109,7 @@ def _layout(game: str, raw: dict[str, Any], path: Path) -> tuple[Layout, Side | 
     return Layout(game, sides["white"][0], sides["black"][0], (sides["white"][1], sides["black"][1]), off), None, None
 
 
-PLAY_EXPECTATIONS = {"plays", "no_play", "includes", "excludes", "count", "digest"}
+PLAY_EXPECTATIONS = {"plays", "no_play", "includes", "excludes", "count", "digest", "divide"}
 RESULT_EXPECTATIONS = {"result", "not_over"}
 MIDGAME_ROLLS = 10  # rolls_in_game assumed for a position other than the start, unless the case says
 

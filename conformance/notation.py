@@ -116,3 +116,17 @@ def describe(before: Layout, after: Layout, side: Side) -> str:
         n = "/".join(name(i, x) for x in pa)
         grouped[n] = grouped.get(n, 0) + 1
     return " ".join(n if c == 1 else f"{n}({c})" for n, c in grouped.items()) or "(no move)"
+
+
+def origins(before: Layout, after: Layout, side: Side) -> str:
+    """The points `side`'s checkers left between two layouts, highest first: `bar 24 13(2)`."""
+    parts = [] if after.on_bar(side) >= before.on_bar(side) else [_times("bar", before.on_bar(side) - after.on_bar(side))]
+    mine_b, mine_a = before.points(side), after.points(side)
+    for p in range(24, 0, -1):
+        if mine_a[p - 1] < mine_b[p - 1]:
+            parts.append(_times(str(p), mine_b[p - 1] - mine_a[p - 1]))
+    return " ".join(parts)
+
+
+def _times(name: str, n: int) -> str:
+    return name if n == 1 else f"{name}({n})"

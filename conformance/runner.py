@@ -9,9 +9,9 @@ from typing import Literal
 
 from .cases import Case, Step, digest
 from .engine import CubeOutcome, Engine, EngineInfo, GameResult, MatchOutcome, Opening, Skip
-from .notation import describe
+from .notation import describe, origins
 from .rules import Rules, Ruleset
-from .state import Cube, Layout, Segment, State, StateError
+from .state import Cube, Layout, Segment, Side, State, StateError
 
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 
@@ -111,6 +111,8 @@ def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str
         problems.append(f"expected {expect['count']} distinct positions, engine gave {len(actual)}")
     if "digest" in expect and digest(actual.values()) != expect["digest"]:
         problems.append(f"digest {digest(actual.values())} differs from expected {expect['digest']}")
+    if problems and "divide" in expect:
+        problems.append(divide_report(expect["divide"], divide(before, actual.values(), step.state.turn)))
     if step.play and step.play[1].key() not in actual:
         problems.append(f"the scenario's play {step.play[0]} is not among the engine's legal plays")
     lines = problems + ([f"missing: {' | '.join(missing)}"] if missing else []) + ([f"extra: {' | '.join(extra)}"] if extra else [])
@@ -119,6 +121,21 @@ def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str
 
 def _show_result(winner: str | None, kind: str, points: int) -> str:
     return f"a {kind}, nobody scores" if winner is None else f"{winner} wins {kind}, {points} points"
+
+
+def divide(before: Layout, layouts: Iterable[Layout], side: Side) -> dict[str, int]:
+    """Results counted by the points the mover's checkers left (conventions: divide), as perft tools count per move."""
+    counts: dict[str, int] = {}
+    for after in layouts:
+        key = origins(before, after, side)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def divide_report(expected: dict[str, int], actual: dict[str, int]) -> str:
+    rows = [f"{key or '(none)'}: expected {expected.get(key, 0)}, engine {actual.get(key, 0)}"
+            for key in sorted(set(expected) | set(actual), key=lambda k: (-len(k), k)) if expected.get(key, 0) != actual.get(key, 0)]
+    return "divide by origin points, where they differ: " + "; ".join(rows)
 
 
 def judge_result(step: Step, answer: GameResult | None) -> Verdict:
