@@ -207,6 +207,8 @@ class _Walk:
         elif not expect.get("no_play"):
             raise self.fail(line, "a turn needs the 'play' made (or expect no_play)")
         if "next" in step:
+            if step["next"] is not None and self.layout.borne_off(player) == CHECKERS:
+                raise self.fail(locate(self.raw, *at, "next"), "the play bears off the last checker: the game is over, nothing comes next")
             checked = replace(checked, check_next=True, next=_next(self.raw, at, step["next"], owner, self.path))
         self.pending = checked.next if checked.check_next else None
         if self.pending is None:
