@@ -183,6 +183,8 @@ class _Walk:
     def opening(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
         if set(expect) - {"starts", "dice", "cube"}:
             raise self.fail(locate(self.raw, *at, "expect"), "an opening step expects starts, dice and cube")
+        if step.get("game_number", self.game_number) != self.game_number:
+            raise self.fail(locate(self.raw, *at, "game_number"), f"this is game {self.game_number} of the scenario (next_game starts the next one)")
         opening = {"dice": dict(step["opening"]), "game_number": self.game_number, "previous_winner": step.get("previous_winner")}
         checked = Step("opening", self.state(self.turn or "white"), expect, line, opening=opening)
         self.turn = expect.get("starts", self.turn)
