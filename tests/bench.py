@@ -1,0 +1,121 @@
+"""Benchmarks of the reference engine (a script, not a test): `python tests/bench.py [-n N] [--profile]`.
+
+1. The whole suite run in-process against the reference engine (loading the cases timed apart).
+2. The reference engine's backgammon move generator in positions per second on N random positions
+   and rolls, beside gnubg-nn's `moves` and bgsage's `possible_moves` on the very same inputs in the
+   same run (each library when installed: the optional extra `crosscheck`).
+
+Every generator is timed on its own native board format, converted before the clock starts, so
+the figures are the cost of listing every distinct resulting position, nothing else; each gets a
+warm-up pass first and the best of --repeat timed passes counts.  --profile prints the reference
+engine's cProfile hot spots on the same positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import crosscheck_gnubg as cc  # noqa: E402
+
+from gammonspec.conformance.cases import suite  # noqa: E402
+from gammonspec.conformance.rules import rulesets  # noqa: E402
+from gammonspec.conformance.runner import Filters, plan, run  # noqa: E402
+from gammonspec.conformance.state import TurnContext  # noqa: E402
+from gammonspec.reference import ReferenceEngine  # noqa: E402
+from gammonspec.reference.movegen import legal_plays  # noqa: E402
+
+
+def bench_suite() -> None:
+    t0 = time.perf_counter()
+    cases = suite()
+    t1 = time.perf_counter()
+    pairs = plan(cases, rulesets(), Filters())
+    t2 = time.perf_counter()
+    outcomes = list(run(ReferenceEngine(), pairs))
+    t3 = time.perf_counter()
+    statuses = Counter(o.status for o in outcomes)
+    print("1. Suite against the reference engine, in-process")
+    print(f"   load {len(cases)} cases: {t1 - t0:.3f} s; plan: {t2 - t1:.3f} s; run {len(pairs)} case x ruleset pairs: {t3 - t2:.3f} s")
+    print(f"   total {t3 - t0:.3f} s; " + ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))
+
+
+def timed(call: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> float:
+    """Best wall time of `repeat` passes over all inputs, after one warm-up pass."""
+    for x in inputs[: max(len(inputs) // 10, 1)]:
+        call(x)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for x in inputs:
+            call(x)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
+    rules = cc.bg_rules()
+    samples = cc.samples(seed, n, rules)
+    kinds = Counter(s.kind for s in samples)
+    doubles = sum(s.dice[0] == s.dice[1] for s in samples)
+    print(f"\n2. Backgammon move generation: {n} random positions + rolls (seed {seed}; "
+          + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+          + f"; doubles {doubles / n:.0%}, over-weighted on purpose); best of {repeat}")
+    ctx = TurnContext()
+    ref_inputs = [(s.layout, s.side, s.dice) for s in samples]
+    ref = timed(lambda x: legal_plays(x[0], x[1], x[2], ctx, rules), ref_inputs, repeat)
+    rows = [("reference engine (legal_plays)", ref)]
+    try:
+        import gnubg_nn
+    except ImportError:
+        print("   gnubg-nn not installed (pip install gnubg-nn): no comparison")
+    else:
+        gn_inputs = [(cc.to_gnubg(s.layout, s.side), s.dice) for s in samples]
+        rows.append(("gnubg-nn (moves)", timed(lambda x: gnubg_nn.moves(x[0], x[1][0], x[1][1]), gn_inputs, repeat)))
+    try:
+        import bgsage
+    except ImportError:
+        print("   bgsage not installed (pip install bgsage): no comparison")
+    else:
+        bs_inputs = [(cc.to_bgsage(s.layout, s.side), s.dice) for s in samples]
+        rows.append(("bgsage (possible_moves)", timed(lambda x: bgsage.possible_moves(x[0], x[1][0], x[1][1]), bs_inputs, repeat)))
+    for name, secs in rows:
+        ratio = "" if name.startswith("reference") else f"   {ref / secs:6.1f}x the reference's rate"
+        print(f"   {name:32s} {n / secs:10,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}")
+    if profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        for layout, side, dice in ref_inputs:
+            legal_plays(layout, side, dice, ctx, rules)
+        prof.disable()
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(15)
+        print("\n3. cProfile of the reference engine on the same positions (sorted by own time)")
+        print(out.getvalue())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=5000, help="random positions for the move-generation benchmark (default 5000)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes; the best counts (default 3)")
+    parser.add_argument("--profile", action="store_true", help="also print the reference engine's cProfile hot spots")
+    parser.add_argument("--no-suite", action="store_true", help="skip the suite run")
+    args = parser.parse_args()
+    if not args.no_suite:
+        bench_suite()
+    bench_movegen(args.n, args.seed, args.repeat, args.profile)
+
+
+if __name__ == "__main__":
+    main()
