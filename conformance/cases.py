@@ -349,12 +349,17 @@ def _resolve(raw: LineDict, at: list[Any], plays: list[str], layout: Layout, tur
     return resolved
 
 
+@cache
+def _case_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema("case"))
+
+
 def load_file(path: Path) -> list[Case]:
     """Every case of one file; the first problem raises DataError naming file and line."""
     data = load_yaml(path)
     if not isinstance(data, dict):
         raise DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("case")).iter_errors(data))
+    error = jsonschema.exceptions.best_match(_case_validator().iter_errors(data))
     if error is not None:
         at = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):

@@ -18,24 +18,25 @@ from .view import BAR, OFF, Counts, to_layout, to_view
 Position = r.Position
 
 
-def single_moves(me: Counts, them: Counts, die: int, head_left: int, rules: Rules) -> Iterator[tuple[Counts, Counts, int]]:
+def single_moves(me: Counts, them: Counts, die: int, head_left: int, m: r.Movement) -> Iterator[tuple[Counts, Counts, int]]:
     """Each position one move of `die` can reach, with how many head moves remain after it."""
     sources = (BAR,) if r.must_enter_first(me) else tuple(p for p in range(24, 0, -1) if me[p])
+    home = r.all_home(me)
     for source in sources:
         target = r.entry_point(die) if source == BAR else source - die
         if target >= 1:
-            if r.point_closed(them[target], rules) or r.home_checker_frozen(me, source, target, rules):
+            if r.point_closed(them[target], m) or r.home_checker_frozen(source, target, home, m):
                 continue
-        elif not r.bear_off_allowed(me, source, die, rules):
+        elif not r.bear_off_allowed(me, source, die, home, m):
             continue
-        head = r.leaves_head(source, rules)
+        head = r.leaves_head(source, m)
         if head and not head_left:
             continue
         new_me = list(me)
         new_me[source] -= 1
         new_me[max(target, OFF)] += 1
         new_them = them
-        if target >= 1 and r.hits_blot(them[target], rules):
+        if target >= 1 and r.hits_blot(them[target], m):
             hit = list(them)
             hit[target], hit[BAR] = 0, hit[BAR] + 1
             new_them = tuple(hit)
@@ -46,8 +47,7 @@ def legal_positions(
     me: Counts, them: Counts, numbers: tuple[int, ...], head_start: int, rules: Rules, game: str
 ) -> tuple[list[Position], tuple[int, ...]]:
     """The distinct end positions of all legal plays of `numbers` in the mover's view, and the numbers they use."""
-    within = r.block_banned_within_turn(rules)
-    after = r.block_banned_after_turn(rules)
+    m = r.Movement.of(rules)
     used: dict[Position, set[tuple[int, ...]]] = {}
     seen: set[tuple[Counts, Counts, tuple[int, ...], int]] = set()
 
@@ -56,20 +56,18 @@ def legal_positions(
         if node in seen:
             return
         seen.add(node)
-        if not (after and r.six_block_trap(me, them, game)):
-            spent = list(numbers)
-            for n in left:
-                spent.remove(n)
-            used.setdefault((me, them), set()).add(tuple(sorted(spent)))
-        for die in sorted(set(left)):
-            rest = list(left)
-            rest.remove(die)
-            for new_me, new_them, new_head in single_moves(me, them, die, head_left, rules):
-                if within and r.six_block_trap(new_me, new_them, game):
+        if not (m.block_after and r.six_block_trap(me, them, game)):
+            used.setdefault((me, them), set()).add(left)
+        for i, die in enumerate(left):
+            if die in left[:i]:
+                continue
+            rest = left[:i] + left[i + 1 :]
+            for new_me, new_them, new_head in single_moves(me, them, die, head_left, m):
+                if m.block_within and r.six_block_trap(new_me, new_them, game):
                     continue
-                visit(new_me, new_them, tuple(rest), new_head)
+                visit(new_me, new_them, rest, new_head)
 
-    visit(me, them, numbers, max(head_start, 0))
+    visit(me, them, tuple(sorted(numbers)), max(head_start, 0))
     return r.keep_maximal(used, numbers) if used else ([(me, them)], ())
 
 

@@ -5,6 +5,8 @@ All functions work on the mover's view (view.py).  `movegen.py` composes them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import HEAD, TurnContext, mirror
 
@@ -24,16 +26,42 @@ def numbers_to_play(dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
     return tuple(dice)
 
 
-def point_closed(opponent_checkers: int, rules: Rules) -> bool:
+@dataclass(frozen=True)
+class Movement:
+    """The switch values move generation reads, looked up once per query rather than once per move."""
+
+    hitting: bool
+    higher_bears_off: bool
+    exact_only: bool
+    home_frozen: bool
+    head_rule: bool
+    block_within: bool
+    block_after: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> "Movement":
+        return cls(
+            hitting=rules["hitting"] == "blots",
+            higher_bears_off=rules["bear-off"] == "higher-from-highest",
+            exact_only=rules["bear-off"] == "exact-only",
+            home_frozen=rules["home-frozen"] == "frozen",
+            head_rule=rules["head-rule"] != "none",
+            block_within=rules["six-block"] == "banned-within-turn",
+            block_after=rules["six-block"] != "allowed",
+        )
+
+
+def point_closed(opponent_checkers: int, m: Movement) -> bool:
     """A point the mover may not land on.
 
-    bg.move.closed-point (two or more, with hitting=blots); with hitting=none one checker holds a point."""
-    return opponent_checkers >= (2 if rules["hitting"] == "blots" else 1)
+    bg.move.closed-point (two or more, with hitting=blots); nd.point.single-holds, cn.point.single-holds:
+    with hitting=none one checker holds a point (nd.point.no-hitting)."""
+    return opponent_checkers >= (2 if m.hitting else 1)
 
 
-def hits_blot(opponent_checkers: int, rules: Rules) -> bool:
+def hits_blot(opponent_checkers: int, m: Movement) -> bool:
     """Landing on a lone opposing checker sends it to the bar.  bg.hit.blot; switch hitting=blots."""
-    return rules["hitting"] == "blots" and opponent_checkers == 1
+    return m.hitting and opponent_checkers == 1
 
 
 def must_enter_first(me: Counts) -> bool:
@@ -51,29 +79,28 @@ def all_home(me: Counts) -> bool:
     return not any(me[7:26])
 
 
-def bear_off_allowed(me: Counts, source: int, die: int, rules: Rules) -> bool:
-    """Whether `die` bears off the checker on `source`.
+def bear_off_allowed(me: Counts, source: int, die: int, home: bool, m: Movement) -> bool:
+    """Whether `die` bears off the checker on `source` (`home`: all the mover's checkers are home).
 
-    bg.bearoff.exact: the number equal to the point; bg.bearoff.higher: a higher number from the
-    highest occupied point only (bg.bearoff.move-inside otherwise); switch bear-off=exact-only
-    allows the exact number alone."""
-    if not all_home(me) or die < source:
+    bg.bearoff.exact, nd.bearoff.exact: the number equal to the point; bg.bearoff.higher,
+    nd.bearoff.higher, cn.bearoff.higher: a higher number from the highest occupied point only
+    (bg.bearoff.move-inside otherwise); switch bear-off=exact-only allows the exact number alone
+    (cn.bearoff.exact-only)."""
+    if not home or die < source:
         return False
     if die == source:
         return True
-    return rules["bear-off"] == "higher-from-highest" and not any(me[source + 1 : 7])
+    return m.higher_bears_off and not any(me[source + 1 : 7])
 
 
-def home_checker_frozen(me: Counts, source: int, target: int, rules: Rules) -> bool:
+def home_checker_frozen(source: int, target: int, home: bool, m: Movement) -> bool:
     """Home-board checkers that may not move inside the home board.
 
-    switch home-frozen=frozen: until bearing off starts; switch bear-off=exact-only: once it has
-    started, home checkers only bear off."""
+    cn.home.frozen (switch home-frozen=frozen): until bearing off starts; cn.bearoff.exact-only
+    (switch bear-off=exact-only): once it has started, home checkers only bear off."""
     if source > 6 or target < 1:
         return False
-    return rules["home-frozen"] == "frozen" and not all_home(me) or (
-        rules["bear-off"] == "exact-only" and all_home(me)
-    )
+    return (m.home_frozen and not home) or (m.exact_only and home)
 
 
 def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules, passed: bool = False) -> int:
@@ -96,9 +123,9 @@ def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules, pa
     return 1
 
 
-def leaves_head(source: int, rules: Rules) -> bool:
-    """A move that takes a checker off the head (the side's 24-point) under the head rule."""
-    return rules["head-rule"] != "none" and source == HEAD
+def leaves_head(source: int, m: Movement) -> bool:
+    """A move that takes a checker off the head (the side's 24-point) under the head rule.  nd.head.one-per-turn."""
+    return m.head_rule and source == HEAD
 
 
 def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
@@ -106,7 +133,8 @@ def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
 
     Contiguity and "ahead" are read along the opponent's path, in its own numbering q (it moves
     from q=24 down to q=1): the row is q = lo..lo+5 and ahead means an opposing checker on some
-    q < lo.  Borne-off checkers are not on the path and do not count."""
+    q < lo.  Borne-off checkers are not on the path and do not count.  nd.block.six, cn.block.six: switch
+    six-block=banned-after-turn checks the position a play leaves, banned-within-turn every step."""
     held = {mirror(game, p) for p in range(1, 25) if me[p]}
     theirs = [mirror(game, p) for p in range(1, 25) if them[p]]
     nearest = min(theirs, default=25)  # their most advanced checker
@@ -118,30 +146,25 @@ def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
     return False
 
 
-def block_banned_within_turn(rules: Rules) -> bool:
-    """switch six-block=banned-within-turn: the ban holds after every step, not only at the end."""
-    return rules["six-block"] == "banned-within-turn"
-
-
-def block_banned_after_turn(rules: Rules) -> bool:
-    return rules["six-block"] != "allowed"
-
-
 def keep_maximal(used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]) -> tuple[list[Position], tuple[int, ...]]:
     """The plays that use as many numbers as possible; if only one of two numbers can be used, the higher.
 
-    bg.move.both-numbers, bg.move.higher-die, bg.move.no-play; nd.move.full-move, nd.move.higher-die.
-    `used` maps each candidate end position to the sorted tuples of numbers used by the sequences
-    reaching it.  Returns the kept positions and the numbers they use."""
-    most = max(len(sig) for sigs in used.values() for sig in sigs)
-    best = [pos for pos, sigs in used.items() if any(len(sig) == most for sig in sigs)]
-    played = next(sig for pos in best for sig in used[pos] if len(sig) == most)
-    if most == 1 and len(set(numbers)) == 2:
-        high = (max(numbers),)
-        with_high = [pos for pos in best if high in used[pos]]
+    bg.move.both-numbers, bg.move.higher-die, bg.move.no-play; nd.move.both-numbers, nd.move.full-move,
+    nd.move.higher-die, nd.move.compulsory, nd.move.no-play; cn.move.both-numbers, cn.move.higher-die.
+    `used` maps each candidate end position to the numbers LEFT by the sequences reaching it.
+    Returns the kept positions and the numbers they use."""
+    fewest = min(len(left) for lefts in used.values() for left in lefts)
+    best = [pos for pos, lefts in used.items() if any(len(left) == fewest for left in lefts)]
+    left = next(left for pos in best for left in used[pos] if len(left) == fewest)
+    if fewest == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
+        low = (min(numbers),)  # left over when the higher number was played
+        with_high = [pos for pos in best if low in used[pos]]
         if with_high:
-            return with_high, high
-    return best, played
+            return with_high, (max(numbers),)
+    played = list(numbers)
+    for n in left:
+        played.remove(n)
+    return best, tuple(played)
 
 
 def chain_active(context: TurnContext, rules: Rules) -> bool:

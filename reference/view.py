@@ -7,30 +7,31 @@ the mover's point p, `them[BAR]` the opponent's bar and `them[OFF]` its borne-of
 
 from __future__ import annotations
 
-from gammonspec.conformance.state import SIDES, Layout, Side, mirror, other
+from gammonspec.conformance.state import SIDES, Layout, Side, other
 
 OFF, BAR = 0, 25
 Counts = tuple[int, ...]  # 26 entries: OFF, points 1..24, BAR
 
 
+def _mirrored(game: str, theirs: tuple[int, ...]) -> list[int]:
+    """The opponent's own-numbered points re-indexed by the mover's numbers (state.mirror, by slicing)."""
+    if game == "backgammon":
+        return list(theirs[::-1])  # my p is their 25 - p
+    return list(theirs[12:] + theirs[:12])  # my p is their p + 12 (p <= 12) or p - 12
+
+
 def to_view(layout: Layout, side: Side) -> tuple[Counts, Counts]:
     """The layout from `side`'s point of view."""
     i, j = SIDES.index(side), SIDES.index(other(side))
-    theirs = layout.points(other(side))
     me = (layout.off[i], *layout.points(side), layout.bar[i])
-    them = [0] * 26
-    for p in range(1, 25):
-        them[p] = theirs[mirror(layout.game, p) - 1]
-    them[OFF], them[BAR] = layout.off[j], layout.bar[j]
-    return me, tuple(them)
+    them = (layout.off[j], *_mirrored(layout.game, layout.points(other(side))), layout.bar[j])
+    return me, them
 
 
 def to_layout(game: str, side: Side, me: Counts, them: Counts) -> Layout:
     """Back from the mover's view to a layout."""
-    theirs = [0] * 24
-    for p in range(1, 25):
-        theirs[mirror(game, p) - 1] = them[p]
+    theirs = tuple(_mirrored(game, them[1:25]))  # mirroring is its own inverse
     mine = tuple(me[1:25])
     if side == "white":
-        return Layout(game, mine, tuple(theirs), (me[BAR], them[BAR]), (me[OFF], them[OFF]))
-    return Layout(game, tuple(theirs), mine, (them[BAR], me[BAR]), (them[OFF], me[OFF]))
+        return Layout(game, mine, theirs, (me[BAR], them[BAR]), (me[OFF], them[OFF]))
+    return Layout(game, theirs, mine, (them[BAR], me[BAR]), (them[OFF], me[OFF]))
