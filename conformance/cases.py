@@ -309,7 +309,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     if "match" in raw:
         m = raw["match"]
         match = Match(m["length"], (m.get("score", {}).get("white", 0), m.get("score", {}).get("black", 0)), m.get("crawford", False))
-        if max(match.score) >= match.length:
+        if match.length and max(match.score) >= match.length:
             raise DataError(path, locate(raw, "match"), f"case {raw['id']}: a match in progress has both scores below its length")
     state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), cube, segment, match)
     if query == "scenario":

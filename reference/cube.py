@@ -34,10 +34,17 @@ def stake_wins_match(match: Match, side: Side, stake: int) -> bool:
     return match.length > 0 and match.points(side) + stake >= match.length
 
 
+def dice_already_thrown(state: State, rules: Rules) -> bool:
+    """The game's first turn under switch opening=play-lead-dice is played with the opening roll, which
+    is already thrown: there is no moment before the roll to double in.  bg.cube.offer."""
+    return rules["opening"] == "play-lead-dice" and state.context.rolls_in_game == 0
+
+
 def may_double(state: State, rules: Rules) -> bool:
     """Whether the side on roll may offer a double now (before rolling).  bg.cube.offer."""
     return (
         game_has_cube(rules)
+        and not dice_already_thrown(state, rules)
         and cube_available(state.cube, state.turn)
         and below_ceiling(state.cube.value * 2)
         and not crawford_game(state.match)

@@ -18,9 +18,11 @@ from .view import BAR, OFF, Counts, to_layout, to_view
 Position = r.Position
 
 
-def single_moves(me: Counts, them: Counts, die: int, head_left: int, m: r.Movement) -> Iterator[tuple[Counts, Counts, int]]:
-    """Each position one move of `die` can reach, with how many head moves remain after it."""
-    sources = (BAR,) if r.must_enter_first(me) else tuple(p for p in range(24, 0, -1) if me[p])
+def single_moves(
+    me: Counts, them: Counts, die: int, head_left: int, m: r.Movement, top: int = BAR
+) -> Iterator[tuple[Counts, Counts, int, int]]:
+    """Each position one move of `die` from a point no higher than `top` can reach, with the head moves left and the source."""
+    sources = (BAR,) if r.must_enter_first(me) else tuple(p for p in range(min(top, 24), 0, -1) if me[p])
     home = r.all_home(me)
     for source in sources:
         target = r.entry_point(die) if source == BAR else source - die
@@ -40,7 +42,7 @@ def single_moves(me: Counts, them: Counts, die: int, head_left: int, m: r.Moveme
             hit = list(them)
             hit[target], hit[BAR] = 0, hit[BAR] + 1
             new_them = tuple(hit)
-        yield tuple(new_me), new_them, head_left - head
+        yield tuple(new_me), new_them, head_left - head, source
 
 
 def legal_positions(
@@ -49,10 +51,13 @@ def legal_positions(
     """The distinct end positions of all legal plays of `numbers` in the mover's view, and the numbers they use."""
     m = r.Movement.of(rules)
     used: dict[Position, set[tuple[int, ...]]] = {}
-    seen: set[tuple[Counts, Counts, tuple[int, ...], int]] = set()
+    seen: set[tuple[Counts, Counts, tuple[int, ...], int, int]] = set()
+    # Moves of one number commute: with equal numbers it is enough to try sources in falling
+    # order (each position is still reached), unless the six-block ban watches every step.
+    ordered = len(set(numbers)) == 1 and not m.block_within
 
-    def visit(me: Counts, them: Counts, left: tuple[int, ...], head_left: int) -> None:
-        node = (me, them, left, head_left)
+    def visit(me: Counts, them: Counts, left: tuple[int, ...], head_left: int, top: int) -> None:
+        node = (me, them, left, head_left, top)
         if node in seen:
             return
         seen.add(node)
@@ -62,12 +67,12 @@ def legal_positions(
             if die in left[:i]:
                 continue
             rest = left[:i] + left[i + 1 :]
-            for new_me, new_them, new_head in single_moves(me, them, die, head_left, m):
+            for new_me, new_them, new_head, source in single_moves(me, them, die, head_left, m, top):
                 if m.block_within and r.six_block_trap(new_me, new_them, game):
                     continue
-                visit(new_me, new_them, rest, new_head)
+                visit(new_me, new_them, rest, new_head, source if ordered else BAR)
 
-    visit(me, them, tuple(sorted(numbers)), max(head_start, 0))
+    visit(me, them, tuple(sorted(numbers)), max(head_start, 0), BAR)
     return r.keep_maximal(used, numbers) if used else ([(me, them)], ())
 
 
