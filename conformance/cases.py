@@ -253,7 +253,7 @@ class _Walk:
             raise self.fail(line, f"step {i + 1}: nobody is on roll yet (start with an opening step or give 'turn')")
         if self.pending is not None and "numbers" not in step:
             raise self.fail(line, f"step {i + 1}: the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)")
-        if "numbers" in step and (self.pending is None or tuple(step["numbers"]) != self.pending.numbers):
+        if "numbers" in step and (self.pending is None or sorted(step["numbers"]) != sorted(self.pending.numbers)):
             raise self.fail(locate(self.raw, *at, "numbers"), f"step {i + 1}: no segment {step['numbers']} is due here (due: {self.pending})")
         player = self.pending.player if self.pending else self.turn
         if step.get("turn", player) != player:

@@ -25,14 +25,26 @@ class ProtocolError(ValueError):
 
 
 @cache
-def _validator(kind: str) -> jsonschema.Draft202012Validator:
-    root = schema("protocol")
-    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": root["$defs"]})
+def _validators(kind: str) -> dict[str, jsonschema.Draft202012Validator]:
+    """One validator per message type of `kind` (to_engine / from_engine), read off the schema's oneOf."""
+    defs = schema("protocol")["$defs"]
+    validators = {}
+    for ref in defs[kind]["oneOf"]:
+        name = ref["$ref"].rsplit("/", 1)[1]
+        type_ = defs[name]["properties"]["type"]
+        validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": defs})
+        for value in type_.get("enum", [type_.get("const")]):
+            validators[value] = validator
+    return validators
 
 
 def check(kind: str, message: Any) -> dict[str, Any]:
     """Raise ProtocolError unless `message` is a valid `to_engine` / `from_engine` message."""
-    error = jsonschema.exceptions.best_match(_validator(kind).iter_errors(message))
+    validators = _validators(kind)
+    if not isinstance(message, dict) or message.get("type") not in validators:
+        got = message.get("type") if isinstance(message, dict) else type(message).__name__
+        raise ProtocolError(f"message: unknown message type {got!r} (expected one of {', '.join(validators)})")
+    error = jsonschema.exceptions.best_match(validators[message["type"]].iter_errors(message))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "message"
         raise ProtocolError(f"{where}: {error.message}")

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import PROTOCOL_VERSION, __version__
 from .engine import CAPABILITIES, CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening, Skip
-from .protocol import ProtocolError, check, compatible, decode, encode, layouts, result_from_wire, result_to_wire
+from .protocol import ProtocolError, compatible, decode, encode, layouts, result_from_wire, result_to_wire
 from .rules import Rules
 from .state import Cube, Layout, Match, Segment, Side, State
 
@@ -39,6 +39,7 @@ class SubprocessEngine:
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._drainer: threading.Thread | None = None
         self._info: EngineInfo | None = None
         self._next_id = 0
 
@@ -52,9 +53,11 @@ class SubprocessEngine:
         except OSError as exc:
             raise EngineFailure(f"cannot start engine {self.command!r}: {exc.strerror or exc}") from None
         self._lines = queue.Queue()
+        self._stderr = collections.deque(maxlen=STDERR_LINES)  # this process's stderr only
         proc = self._proc
         threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, args=(proc.stderr, self._stderr), daemon=True)
+        self._drainer.start()
         hello = self._exchange({"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, expect_id=None)
         if hello["type"] != "hello":
             self._fail(f"engine answered the handshake with {hello['type']!r}, not hello")
@@ -72,9 +75,10 @@ class SubprocessEngine:
             lines.put(line)
         lines.put(None)
 
-    def _drain(self, stream: Any) -> None:
+    @staticmethod
+    def _drain(stream: Any, sink: collections.deque[str]) -> None:
         for line in stream:
-            self._stderr.append(line.rstrip("\n"))
+            sink.append(line.rstrip("\n"))
 
     def _stop(self) -> None:
         if self._proc is not None:
@@ -85,12 +89,17 @@ class SubprocessEngine:
                 pass
             self._proc = None
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, exited: bool = False) -> None:
         """Give up on this process: the next request starts a new one."""
         if self._proc is not None:
-            self._proc.poll()
+            try:  # a process that closed its output is exiting: wait for its exit status
+                self._proc.wait(timeout=1) if exited else self._proc.poll()
+            except subprocess.TimeoutExpired:
+                pass
             code = self._proc.returncode
             self._stop()
+            if self._drainer is not None:  # read the dead process's stderr to the end before reporting it
+                self._drainer.join(timeout=1)
             self.restarts += 1
             if code is not None:
                 message += f" (exit status {code})"
@@ -102,13 +111,13 @@ class SubprocessEngine:
             self._proc.stdin.write(encode(message) + "\n")
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail("engine closed its input (did it exit?)")
+            self._fail("engine closed its input (did it exit?)", exited=True)
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             self._fail(f"no answer within {self.timeout:g} s")
         if line is None:
-            self._fail("engine exited without answering")
+            self._fail("engine exited without answering", exited=True)
         try:
             reply = decode(line, "from_engine")
         except ProtocolError as exc:
@@ -122,7 +131,7 @@ class SubprocessEngine:
             self._start()
         self._next_id += 1
         rid = str(self._next_id)
-        request = check("to_engine", {"type": kind, "id": rid, "rules": rules.to_wire(), **fields})
+        request = {"type": kind, "id": rid, "rules": rules.to_wire(), **fields}  # schema-valid by construction (tests)
         reply = self._exchange(request, expect_id=rid)
         if reply["type"] == "skip":
             raise Skip(reply["reason"])

@@ -13,6 +13,7 @@ from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r
+from .scoring import game_over
 from .view import BAR, OFF, Counts, to_layout, to_view
 
 Position = r.Position
@@ -102,9 +103,12 @@ def next_segment(state: State, rules: Rules) -> Segment | None:
     cn.unplayable.opponent-plays, cn.unplayable.once, cn.doubles.chain, cn.chain.returns."""
     numbers = segment_numbers(state, rules)
     owner = state.segment.owner if state.segment else state.turn
+    results, used = play_segment(state, rules)
+    if all(game_over(layout, rules) for layout in results):
+        return None  # cn.end.win, cn.draw.both-blocked: the game ends at once, mid-turn too
     if not (state.segment and state.segment.passed):
         left = list(numbers)
-        for n in play_segment(state, rules)[1]:
+        for n in used:
             left.remove(n)
         if left and r.remainder_passes(rules):
             return Segment(owner, tuple(left), passed=True)

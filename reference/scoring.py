@@ -47,6 +47,11 @@ def mutual_block(layout: Layout) -> bool:
     return all(all(layout.points(side)[:6]) and any(layout.points(side)[18:24]) for side in SIDES)
 
 
+def game_over(layout: Layout, rules: Rules) -> bool:
+    """A side has borne off all its checkers, or (draw=both-blocked) the position is a draw."""
+    return winner(layout) is not None or (rules["draw"] == "both-blocked" and mutual_block(layout))
+
+
 def game_result(state: State, rules: Rules) -> GameResult | None:
     """Winner, kind and points: the base points times the cube (bg.score.cube); a draw scores nothing."""
     layout = state.layout

@@ -1,0 +1,39 @@
+"""Whole turns: every position a turn of several segments (a chain of doubles, passed numbers) can end in.
+
+Not a query of the protocol (engines answer segment by segment); the benchmark uses it to size
+the largest turns.  Breadth-first over segments, deduplicating the states between them, so the
+work grows with the number of distinct positions, never with the number of move orders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.state import HEAD, Layout, State
+
+from .movegen import next_segment, play_segment
+
+
+def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
+    """The distinct layouts the whole turn can leave, and the most states held between two segments."""
+    frontier = {(state, state.context.head_moves)}  # (state, head moves of the turn's owner so far)
+    finals: set[Layout] = set()
+    widest = 1
+    while frontier:
+        following: set[tuple[State, int]] = set()
+        for current, owner_head in frontier:
+            after = next_segment(current, rules)
+            owner_plays = not (current.segment and current.segment.passed)
+            for layout in play_segment(current, rules)[0]:
+                if after is None:
+                    finals.add(layout)
+                    continue
+                head = owner_head
+                if owner_plays:
+                    head += current.layout.points(current.turn)[HEAD - 1] - layout.points(current.turn)[HEAD - 1]
+                context = replace(current.context, head_moves=0 if after.passed else head)
+                following.add((replace(current, layout=layout, turn=after.player, segment=after, context=context), head))
+        frontier = following
+        widest = max(widest, len(frontier))
+    return finals, widest

@@ -1,0 +1,247 @@
+"""The `gammonspec` command, called in-process: exit codes, reports, filters, expected failures."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import MINI_IDS, dedent
+
+from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
+from gammonspec.conformance.cases import load_all
+from gammonspec.conformance.rules import rulesets
+
+FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne gets wrong
+
+
+@pytest.fixture
+def mini_cli(monkeypatch, mini):
+    """The CLI sees the mini suite and the one backgammon ruleset."""
+    monkeypatch.setattr(cli, "suite", lambda: tuple(mini))
+    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
+    return mini
+
+
+def report(path) -> dict:
+    return json.loads(path.read_text())
+
+
+# --- exit 0 and 1 --------------------------------------------------------------------------------
+
+def test_reference_engine_passes_the_real_suite(capsys):
+    assert cli.main(["run", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "gammonspec-reference" in out and " 0 failed" in out
+
+
+def test_reference_engine_passes_the_mini_suite(mini_cli, capsys, tmp_path):
+    assert cli.main(["run", "-q", "--json", str(tmp_path / "r.json")]) == 0
+    data = report(tmp_path / "r.json")
+    assert data["summary"]["passed"] == data["summary"]["total"] == 6
+    assert capsys.readouterr().out.strip().endswith("6 passed, 0 failed")
+
+
+def test_failing_engine_exits_1(mini_cli, capsys):
+    assert cli.main(["run", "--engine", "fake_engines:DropOne"]) == 1
+    out = capsys.readouterr().out
+    assert "3 passed, 3 failed" in out
+    assert "FAILED backgammon::mini-spread-65" in out and "  missing: " in out
+    assert "mini-dance" not in out.split("\n\n")[0]  # passed cases are not described
+
+
+def test_errored_engine_exits_1(mini_cli):
+    assert cli.main(["run", "-q", "--engine", "fake_engines:Raises"]) == 1
+
+
+def test_skipping_engine_exits_0(mini_cli, capsys):
+    assert cli.main(["run", "-q", "--engine", "fake_engines:Skips"]) == 0
+    assert "1 skipped" in capsys.readouterr().out
+
+
+# --- exit 2 --------------------------------------------------------------------------------------
+
+def test_unknown_ruleset(capsys):
+    assert cli.main(["run", "--ruleset", "no-such-ruleset"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown ruleset no-such-ruleset" in err and "backgammon" in err
+
+
+def test_no_case_matches(mini_cli, capsys):
+    assert cli.main(["run", "--case", "zzz-*"]) == 2
+    assert "no case matches" in capsys.readouterr().err
+
+
+def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
+    bad = tmp_path / "cases" / "backgammon" / "bad.yaml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text(dedent("""
+        game: backgammon
+        cases:
+          - id: broken
+            rules: [bg.move.closed-point]
+            title: t
+            position: start
+            turn: white
+            roll: [6, 9]
+            expect: {count: 1}
+            derivation: by hand, from the rules
+    """))
+    monkeypatch.setattr(cli, "suite", lambda: tuple(load_all(tmp_path / "cases")))
+    assert cli.main(["run", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:8:" in err and "9 is greater than the maximum of 6" in err
+    assert len(err.strip().splitlines()) == 1  # one clear error, no traceback
+
+
+@pytest.mark.parametrize(
+    "engine, message",
+    [
+        ("no-such-engine", "no engine 'no-such-engine'"),
+        ("no_such_module:Engine", "cannot load engine"),
+        ("fake_engines:NoSuchClass", "cannot load engine"),
+        ("fake_engines:not_an_engine", "is not an engine"),
+    ],
+)
+def test_engine_that_cannot_be_loaded(mini_cli, capsys, engine, message):
+    assert cli.main(["run", "--engine", engine]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_engine_failing_its_handshake(mini_cli, capsys, fake_cmd):
+    assert cli.main(["run", "--engine-cmd", fake_cmd("proto2")]) == 2
+    err = capsys.readouterr().err
+    assert "failed its handshake" in err and "protocol 2.0" in err
+    assert "fake-engine[proto2]: started" in err  # the engine's stderr is shown
+
+
+def test_missing_expect_fail_file(mini_cli, tmp_path, capsys):
+    assert cli.main(["run", "--expect-fail", str(tmp_path / "nope.txt")]) == 2
+    assert "nope.txt" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["frobnicate"],
+        ["run", "--no-such-option"],
+        ["run", "--engine", "reference", "--engine-cmd", "true"],
+        ["run", "--timeout", "soon"],
+    ],
+)
+def test_usage_errors(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    assert "usage: gammonspec" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert f"gammonspec {__version__} (protocol {PROTOCOL_VERSION})" in capsys.readouterr().out
+
+
+# --- reports -------------------------------------------------------------------------------------
+
+def test_json_report(mini_cli, tmp_path):
+    path = tmp_path / "report.json"
+    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--json", str(path)]) == 1
+    data = report(path)
+    s = data["summary"]
+    for key in ("total", "passed", "failed", "skipped", "errored", "xfailed", "xpassed"):
+        assert type(s[key]) is int, key
+    assert (s["total"], s["passed"], s["failed"], s["skipped"], s["errored"]) == (6, 3, 3, 0, 0)
+    assert data["suite"]["version"] == __version__ and data["suite"]["protocol"] == PROTOCOL_VERSION
+    assert data["engine"]["name"] == "gammonspec-reference" and data["engine"]["restarts"] == 0
+    results = {r["id"]: r for r in data["results"]}
+    assert list(results) == MINI_IDS
+    assert {k for k, r in results.items() if r["status"] == "failed"} == set(FAILING)
+    spread = results["mini-spread-65"]
+    assert spread["ruleset"] == "backgammon" and spread["game"] == "backgammon" and spread["rules"] == ["bg.move.closed-point"]
+    assert spread["missing"] and set(spread["missing"]) <= {"13/7 13/8", "13/2"} and spread["extra"] == []
+    assert results["mini-dance"]["status"] == "passed" and results["mini-dance"]["message"] == ""
+
+
+def test_json_report_of_a_subprocess_engine(mini_cli, tmp_path, fake_cmd):
+    path = tmp_path / "report.json"
+    assert cli.main(["run", "-q", "--engine-cmd", fake_cmd("crash"), "--json", str(path)]) == 1
+    data = report(path)
+    assert data["engine"]["restarts"] == 1 and data["engine"]["name"] == "fake-crash"
+    assert data["summary"]["errored"] == 1 and data["summary"]["passed"] == 5
+    [errored] = [r for r in data["results"] if r["status"] == "errored"]
+    assert errored["id"] == "mini-count-44" and "crashing on purpose" in errored["stderr"]
+
+
+def test_junit_report(mini_cli, tmp_path):
+    path = tmp_path / "junit.xml"
+    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--junit", str(path)]) == 1
+    root = ET.parse(path).getroot()
+    assert root.tag == "testsuites"
+    [suite] = list(root)
+    assert suite.tag == "testsuite"
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("6", "3", "0", "0")
+    cases = {tc.get("name"): tc for tc in suite.iter("testcase")}
+    assert list(cases) == MINI_IDS
+    assert all(tc.get("classname") == "backgammon.backgammon" for tc in cases.values())
+    for cid in FAILING:
+        [failure] = list(cases[cid])
+        assert failure.tag == "failure" and failure.get("message")
+    assert "missing:" in cases["mini-spread-65"].find("failure").text
+    assert list(cases["mini-dance"]) == []
+
+
+def test_junit_report_with_errors_and_skips(mini_cli, tmp_path, monkeypatch):
+    path = tmp_path / "junit.xml"
+    assert cli.main(["run", "-q", "--engine", "fake_engines:Raises", "--junit", str(path)]) == 1
+    suite = ET.parse(path).getroot()[0]
+    assert suite.get("errors") == "1" and suite.get("failures") == "0"
+    [error] = [tc for tc in suite.iter("testcase") if tc.get("name") == "mini-count-44"]
+    assert error[0].tag == "error" and "kaboom" in error[0].get("message")
+    assert cli.main(["run", "-q", "--engine", "fake_engines:Skips", "--junit", str(path)]) == 0
+    suite = ET.parse(path).getroot()[0]
+    assert suite.get("skipped") == "1"
+
+
+# --- expected failures and filters ---------------------------------------------------------------
+
+def test_expect_fail_turns_known_failures_green(mini_cli, tmp_path, capsys):
+    listing = tmp_path / "known.txt"
+    listing.write_text("# known failures\nmini-spread-65\nbackgammon::mini-hit-65   # by ruleset\n\nmini-count-44\n")
+    path = tmp_path / "r.json"
+    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing), "--json", str(path)]) == 0
+    data = report(path)
+    assert data["summary"]["xfailed"] == 3 and data["summary"]["failed"] == 0
+    assert "3 xfailed" in capsys.readouterr().out
+
+
+def test_expect_fail_listing_a_passing_case_fails_the_run(mini_cli, tmp_path):
+    listing = tmp_path / "known.txt"
+    listing.write_text("\n".join(FAILING + ["mini-dance"]) + "\n")
+    path = tmp_path / "r.json"
+    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing), "--json", str(path)]) == 1
+    results = {r["id"]: r for r in report(path)["results"]}
+    assert results["mini-dance"]["status"] == "xpassed"
+    assert report(path)["summary"]["xpassed"] == 1
+
+
+@pytest.mark.parametrize(
+    "args, ids",
+    [
+        (["--case", "mini-*-65"], ["mini-spread-65", "mini-hit-65"]),
+        (["--case", "mini-dance", "--case", "mini-gammon"], ["mini-dance", "mini-gammon"]),
+        (["--rule", "bg.score.*"], ["mini-gammon"]),
+        (["--game", "backgammon", "--ruleset", "backgammon"], MINI_IDS),
+    ],
+)
+def test_filters(mini_cli, tmp_path, args, ids):
+    path = tmp_path / "r.json"
+    assert cli.main(["run", "-q", *args, "--json", str(path)]) == 0
+    assert [r["id"] for r in report(path)["results"]] == ids
+
+
+def test_game_filter_with_no_cases(mini_cli, capsys):
+    assert cli.main(["run", "--game", "narde"]) == 2
+    assert "no case matches" in capsys.readouterr().err

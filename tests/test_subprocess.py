@@ -1,0 +1,309 @@
+"""Engines in another process: the JSON-lines protocol, `gammonspec serve`, and every way a process can fail."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ENGINES, MINI_IDS
+
+from gammonspec.conformance import PROTOCOL_VERSION
+from gammonspec.conformance.cases import suite
+from gammonspec.conformance.protocol import ProtocolError, compatible, decode, serve
+from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.runner import Filters, plan, run
+from gammonspec.conformance.state import State, start_layout
+from gammonspec.conformance.subprocess_engine import EngineFailure, SubprocessEngine
+from gammonspec.reference import ReferenceEngine
+
+TIMEOUT = 0.5
+
+
+def python_command(*args: str) -> str:
+    return " ".join(shlex.quote(a) for a in (sys.executable, *args))
+
+
+def serve_command(*args: str) -> str:
+    script = Path(sys.executable).with_name("gammonspec")
+    if script.exists():
+        return " ".join(shlex.quote(a) for a in (str(script), "serve", *args))
+    return python_command("-m", "gammonspec.conformance.cli", "serve", *args)
+
+
+@pytest.fixture
+def spawn():
+    """spawn(command, timeout) -> a SubprocessEngine that is closed after the test."""
+    engines: list[SubprocessEngine] = []
+
+    def _spawn(command: str, timeout: float = 10.0) -> SubprocessEngine:
+        engine = SubprocessEngine(command, timeout)
+        engines.append(engine)
+        return engine
+
+    yield _spawn
+    for engine in engines:
+        engine.close()
+
+
+@pytest.fixture
+def fake(spawn, fake_cmd):
+    """fake(mode, trigger="4-4", timeout=10) -> a SubprocessEngine running tests/engines/fake_process.py."""
+
+    def _fake(mode: str, trigger: str = "4-4", timeout: float = 10.0) -> SubprocessEngine:
+        return spawn(fake_cmd(mode, trigger), timeout)
+
+    return _fake
+
+
+def summary(outcomes) -> list[tuple]:
+    return [(o.key, o.status, o.message, o.missing, o.extra, o.step) for o in outcomes]
+
+
+def run_mini(engine, mini):
+    result = {o.case.id: o for o in run(engine, plan(mini, {"backgammon": rulesets()["backgammon"]}, Filters()))}
+    assert list(result) == MINI_IDS
+    return result
+
+
+# --- the reference engine over the protocol ------------------------------------------------------
+
+def test_serve_gives_the_same_results_as_in_process_for_the_whole_suite(spawn):
+    pairs = plan(suite(), rulesets(), Filters())
+    assert pairs
+    in_process = list(run(ReferenceEngine(), pairs))
+    engine = spawn(serve_command())
+    over_pipe = list(run(engine, pairs))
+    assert summary(over_pipe) == summary(in_process)
+    assert engine.restarts == 0
+    assert engine.info().name == ReferenceEngine().info().name
+    assert engine.info().rulesets == ReferenceEngine().info().rulesets
+
+
+def test_serve_gives_the_same_failures_as_in_process(spawn, mini, monkeypatch):
+    import fake_engines
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ENGINES), os.environ.get("PYTHONPATH", "")]))
+    in_process = run_mini(fake_engines.DropOne(), mini)
+    engine = spawn(serve_command("--engine", "fake_engines:DropOne"))
+    over_pipe = run_mini(engine, mini)
+    assert summary(over_pipe.values()) == summary(in_process.values())
+    assert over_pipe["mini-spread-65"].status == "failed" and over_pipe["mini-spread-65"].missing
+    assert engine.restarts == 0
+
+
+def test_fake_engine_behaves_when_not_triggered(fake, mini):
+    engine = fake("crash", trigger="never")
+    assert all(o.status == "passed" for o in run_mini(engine, mini).values())
+    assert engine.restarts == 0 and engine.info().name == "fake-crash"
+
+
+# --- failures during a run -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "mode, message, stderr",
+    [
+        ("crash", "engine exited without answering", "crashing on purpose"),
+        ("exit", "engine exited without answering", "exiting quietly"),
+        ("hang", f"no answer within {TIMEOUT:g} s", "hanging on purpose"),
+        ("garbage", "garbage from engine: not JSON", "printing garbage"),
+        ("wrong-id", "engine answered request 'not-", "answering another request"),
+    ],
+)
+def test_process_failure_is_errored_and_the_engine_restarts(fake, mini, mode, message, stderr):
+    engine = fake(mode, timeout=TIMEOUT)
+    results = run_mini(engine, mini)
+    assert {k: o.status for k, o in results.items()} == {**dict.fromkeys(MINI_IDS, "passed"), "mini-count-44": "errored"}
+    failed = results["mini-count-44"]
+    assert failed.message.startswith("EngineFailure: ") and message in failed.message
+    assert "fake_process.py" in failed.message  # names the engine command
+    assert f"fake-engine[{mode}]: {stderr}" in failed.stderr
+    assert engine.restarts == 1
+
+
+def test_crash_carries_the_traceback_and_exit_status(fake, mini):
+    failed = run_mini(fake("crash"), mini)["mini-count-44"]
+    assert "RuntimeError: fake engine crashed" in failed.stderr
+    assert "(exit status 1)" in failed.message
+
+
+def test_every_restart_is_counted(fake, mini):
+    engine = fake("crash", trigger="6-5")  # three cases roll 6-5
+    results = run_mini(engine, mini)
+    assert {k for k, o in results.items() if o.status == "errored"} == {"mini-spread-65", "mini-hit-65", "mini-dance"}
+    assert {k for k, o in results.items() if o.status == "passed"} == {"mini-count-44", "mini-gammon", "mini-not-over"}
+    assert engine.restarts == 3
+
+
+def test_error_reply_is_errored_without_a_restart(fake, mini):
+    engine = fake("error")
+    results = run_mini(engine, mini)
+    failed = results["mini-count-44"]
+    assert failed.status == "errored" and "engine error: 4-4 is beyond me" in failed.message
+    assert "fake-engine[error]: started" in failed.stderr  # the live process's stderr so far
+    assert engine.restarts == 0
+    assert sum(o.status == "passed" for o in results.values()) == 5
+
+
+def test_skip_reply_is_skipped(fake, mini):
+    engine = fake("skip")
+    results = run_mini(engine, mini)
+    assert results["mini-count-44"].status == "skipped"
+    assert results["mini-count-44"].message == "engine skipped: no doubles today"
+    assert engine.restarts == 0
+
+
+def test_impossible_position_in_an_answer_is_errored(fake, mini):
+    engine = fake("bad-position")
+    failed = run_mini(engine, mini)["mini-count-44"]
+    assert failed.status == "errored" and "StateError" in failed.message and "16 checkers" in failed.message
+
+
+# --- handshake failures --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "mode, message",
+    [
+        ("proto2", f"engine speaks protocol 2.0, the runner {PROTOCOL_VERSION}"),
+        ("exit-at-start", "(exit status 4)"),
+        ("garbage-hello", "garbage from engine: not JSON"),
+        ("hang-at-hello", f"no answer within {TIMEOUT:g} s"),
+    ],
+)
+def test_handshake_failure(fake, mode, message):
+    engine = fake(mode, timeout=TIMEOUT)
+    with pytest.raises(EngineFailure) as info:
+        engine.info()
+    assert message in str(info.value)
+    assert f"fake-engine[{mode}]: started" in info.value.stderr
+    assert engine._proc is None  # the process is gone
+
+
+def test_exit_at_start_reports_the_exit(fake):
+    engine = fake("exit-at-start")
+    with pytest.raises(EngineFailure) as info:
+        engine.info()
+    assert "exiting before the handshake" in info.value.stderr
+    assert "exited" in str(info.value) or "closed its input" in str(info.value)
+
+
+def test_handshake_failure_stops_the_run(fake, mini):
+    engine = fake("proto2")
+    with pytest.raises(EngineFailure, match="protocol 2.0"):
+        list(run(engine, plan(mini, rulesets(), Filters())))
+
+
+def test_command_that_cannot_start(spawn, tmp_path):
+    engine = spawn(shlex.quote(str(tmp_path / "no-such-engine")))
+    with pytest.raises(EngineFailure, match="cannot start engine"):
+        engine.info()
+
+
+def test_close_says_bye(spawn):
+    engine = spawn(serve_command())
+    engine.info()
+    proc = engine._proc
+    engine.close()
+    assert proc.returncode == 0 and engine._proc is None
+    engine.close()  # twice is fine
+
+
+# --- the server side -----------------------------------------------------------------------------
+
+def converse(*messages, engine=None) -> tuple[list[dict], int]:
+    stdin = io.StringIO("".join((m if isinstance(m, str) else json.dumps(m)) + "\n" for m in messages))
+    stdout = io.StringIO()
+    code = serve(engine or ReferenceEngine(), stdin, stdout)
+    return [json.loads(line) for line in stdout.getvalue().splitlines()], code
+
+
+def query(kind: str, rid: str, state: State) -> dict:
+    rules = rulesets()["backgammon"].rules()
+    return {"type": kind, "id": rid, "rules": rules.to_wire(), "state": state.to_wire()}
+
+
+def test_serve_answers_hello_and_queries(capsys):
+    start = State(start_layout("backgammon"), "white", (6, 5))
+    replies, code = converse(
+        {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": "0"},
+        "this is not json",
+        "",
+        query("legal-plays", "a", start),
+        query("game-result", "b", start),
+        {"type": "bye"},
+        query("legal-plays", "after-bye", start),
+    )
+    assert code == 0
+    assert [r["type"] for r in replies] == ["hello", "plays", "game-result"]
+    hello = replies[0]
+    assert hello["protocol"] == PROTOCOL_VERSION and hello["name"] == "gammonspec-reference"
+    assert "backgammon" in hello["rulesets"]
+    assert replies[1]["id"] == "a" and len(replies[1]["positions"]) == 7  # the opening 6-5
+    assert replies[2] == {"type": "game-result", "id": "b", "result": None}
+    assert "ignoring bad message" in capsys.readouterr().err
+    for reply in replies:
+        decode(json.dumps(reply), "from_engine")  # every reply is a valid protocol message
+
+
+def test_serve_reports_engine_errors_and_bad_states(capsys):
+    import fake_engines
+
+    four = State(start_layout("backgammon"), "white", (4, 4))
+    bad = query("legal-plays", "bad", four)
+    bad["state"]["position"]["white"][0] = 1  # sixteen checkers
+    replies, _ = converse(query("legal-plays", "x", four), query("legal-plays", "skip", four), bad, engine=fake_engines.Raises())
+    assert replies[0] == {"type": "error", "id": "x", "message": "RuntimeError: kaboom on 4-4"}
+    assert "kaboom" in capsys.readouterr().err  # the traceback goes to stderr
+    assert replies[2]["type"] == "error" and replies[2]["message"].startswith("bad state:")
+    replies, _ = converse(query("legal-plays", "s", four), engine=fake_engines.Skips())
+    assert replies == [{"type": "skip", "id": "s", "reason": "4-4 is not implemented"}]
+
+
+def test_serve_warns_on_an_incompatible_runner(capsys):
+    replies, _ = converse({"type": "hello", "protocol": "9.0", "suite": "0"})
+    assert replies[0]["type"] == "hello"
+    assert "runner speaks protocol 9.0" in capsys.readouterr().err
+
+
+def test_protocol_helpers():
+    assert compatible(PROTOCOL_VERSION) and compatible(PROTOCOL_VERSION.split(".")[0] + ".99")
+    assert not compatible("999.0")
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode("{nope", "from_engine")
+    with pytest.raises(ProtocolError):
+        decode(json.dumps({"type": "plays", "id": "1"}), "from_engine")  # no positions
+
+
+def test_every_request_the_runner_sends_is_schema_valid() -> None:
+    """The runner does not re-check its own requests at run time; this test does, for every query of the suite."""
+    from gammonspec.conformance import protocol
+    from gammonspec.conformance.cases import suite
+    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.runner import Filters, plan, run_one
+    from gammonspec.reference import ReferenceEngine
+
+    sent: list[dict] = []
+    reference = ReferenceEngine()
+
+    class Live:  # stands in for a running process
+        def poll(self) -> None:
+            return None
+
+    class Recorder(SubprocessEngine):
+        def _exchange(self, message, expect_id):  # type: ignore[override]
+            sent.append(message)
+            return protocol.answer(reference, message)
+
+    engine = Recorder("unused")
+    engine._proc = Live()  # type: ignore[assignment]
+    outcomes = [run_one(engine, case, ruleset) for case, ruleset in plan(suite(), rulesets(), Filters())]
+    assert all(o.status == "passed" for o in outcomes), [o.message for o in outcomes if o.status != "passed"][:3]
+    assert {m["type"] for m in sent} == {
+        "legal-plays", "game-result", "opening", "next-segment", "may-double", "cube-action", "match-after-game",
+    }
+    for message in sent:
+        protocol.check("to_engine", message)
