@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import HEAD, TurnContext, mirror
+from gammonspec.conformance.state import HEAD, TurnContext
 
-from .view import BAR, Counts
+from .view import BAR, Counts, mirrored
 
 Position = tuple[Counts, Counts]  # (me, them)
 
@@ -135,12 +135,12 @@ def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
     from q=24 down to q=1): the row is q = lo..lo+5 and ahead means an opposing checker on some
     q < lo.  Borne-off checkers are not on the path and do not count.  nd.block.six, cn.block.six: switch
     six-block=banned-after-turn checks the position a play leaves, banned-within-turn every step."""
-    held = {mirror(game, p) for p in range(1, 25) if me[p]}
-    theirs = [mirror(game, p) for p in range(1, 25) if them[p]]
-    nearest = min(theirs, default=25)  # their most advanced checker
+    held = mirrored(game, me[1:25])  # held[q - 1]: my checkers on their point q
+    theirs = mirrored(game, them[1:25])  # their checkers on their own points
+    nearest = next((q for q in range(1, 25) if theirs[q - 1]), 25)  # their most advanced checker
     run = 0
     for q in range(24, 0, -1):
-        run = run + 1 if q in held else 0
+        run = run + 1 if held[q - 1] else 0
         if run >= 6 and nearest >= q:  # the row reaches down to q: nothing of theirs below it
             return True
     return False

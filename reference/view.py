@@ -13,8 +13,8 @@ OFF, BAR = 0, 25
 Counts = tuple[int, ...]  # 26 entries: OFF, points 1..24, BAR
 
 
-def _mirrored(game: str, theirs: tuple[int, ...]) -> list[int]:
-    """The opponent's own-numbered points re-indexed by the mover's numbers (state.mirror, by slicing)."""
+def mirrored(game: str, theirs: tuple[int, ...]) -> list[int]:
+    """24 counts re-indexed from one side's numbering to the other's (state.mirror, by slicing; its own inverse)."""
     if game == "backgammon":
         return list(theirs[::-1])  # my p is their 25 - p
     return list(theirs[12:] + theirs[:12])  # my p is their p + 12 (p <= 12) or p - 12
@@ -24,13 +24,13 @@ def to_view(layout: Layout, side: Side) -> tuple[Counts, Counts]:
     """The layout from `side`'s point of view."""
     i, j = SIDES.index(side), SIDES.index(other(side))
     me = (layout.off[i], *layout.points(side), layout.bar[i])
-    them = (layout.off[j], *_mirrored(layout.game, layout.points(other(side))), layout.bar[j])
+    them = (layout.off[j], *mirrored(layout.game, layout.points(other(side))), layout.bar[j])
     return me, them
 
 
 def to_layout(game: str, side: Side, me: Counts, them: Counts) -> Layout:
     """Back from the mover's view to a layout."""
-    theirs = tuple(_mirrored(game, them[1:25]))  # mirroring is its own inverse
+    theirs = tuple(mirrored(game, them[1:25]))  # mirroring is its own inverse
     mine = tuple(me[1:25])
     if side == "white":
         return Layout(game, mine, theirs, (me[BAR], them[BAR]), (me[OFF], them[OFF]))
