@@ -28,9 +28,14 @@ def draw(layout: Layout, side: Side) -> str:
         return " ".join(cells[:6]) + " |" + " ".join(cells[6:])
 
     other_side = other(side)
-    return "\n".join([
-        numbers(top), row(top), row(bottom), numbers(bottom),
-        f"{MARK[side]} = {side} on roll, numbered from its side; "
-        f"bar {MARK[side]}{layout.on_bar(side)} {MARK[other_side]}{layout.on_bar(other_side)}, "
-        f"off {MARK[side]}{layout.borne_off(side)} {MARK[other_side]}{layout.borne_off(other_side)}",
-    ])
+    return "\n".join(
+        [
+            numbers(top),
+            row(top),
+            row(bottom),
+            numbers(bottom),
+            f"{MARK[side]} = {side} on roll, numbered from its side; "
+            f"bar {MARK[side]}{layout.on_bar(side)} {MARK[other_side]}{layout.on_bar(other_side)}, "
+            f"off {MARK[side]}{layout.borne_off(side)} {MARK[other_side]}{layout.borne_off(other_side)}",
+        ]
+    )

@@ -19,13 +19,17 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gammonspec", description="The executable rulebook of the backgammon family.")
-    parser.add_argument("--version", action="version", version=f"gammonspec {__version__} (protocol {PROTOCOL_VERSION})")
+    parser.add_argument(
+        "--version", action="version", version=f"gammonspec {__version__} (protocol {PROTOCOL_VERSION})"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run the suite against an engine (the reference engine by default)")
     engine = run.add_mutually_exclusive_group()
     engine.add_argument("--engine", metavar="MODULE:ATTR", help="a Python engine, or the name of an installed one")
-    engine.add_argument("--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)")
+    engine.add_argument(
+        "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
+    )
     run.add_argument("--timeout", type=float, default=10.0, help="seconds per request for --engine-cmd (default 10)")
     run.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
@@ -33,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--case", action="append", default=[], help="only case ids matching this glob")
     run.add_argument("--json", type=Path, metavar="FILE", help="write the JSON report here")
     run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report here")
-    run.add_argument("--expect-fail", type=Path, metavar="FILE", help="case ids (or ruleset::id) known to fail, one a line")
+    run.add_argument(
+        "--expect-fail", type=Path, metavar="FILE", help="case ids (or ruleset::id) known to fail, one a line"
+    )
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no per-rule table")
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
@@ -63,16 +69,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
-        print(f"gammonspec: unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})", file=sys.stderr)
+        print(
+            f"gammonspec: unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     pairs = plan(suite(), rulesets(), filters)
     if not pairs:
         print("gammonspec: no case matches the filters", file=sys.stderr)
         return EXIT_USAGE
-    engine = SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
+    engine = (
+        SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
+    )
     try:
         info = engine.info()
-        bar = (lambda it: it) if args.quiet else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
+        bar = (
+            (lambda it: it)
+            if args.quiet
+            else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
+        )
         outcomes = list(run(engine, pairs, expect_fail, progress=bar))
     except EngineFailure as exc:
         print(f"gammonspec: the engine failed its handshake: {exc}", file=sys.stderr)
@@ -125,7 +140,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handler = {"run": cmd_run, "serve": cmd_serve, "coverage": cmd_coverage, "check": cmd_check, "matrix": cmd_matrix}[args.command]
+    handler = {"run": cmd_run, "serve": cmd_serve, "coverage": cmd_coverage, "check": cmd_check, "matrix": cmd_matrix}[
+        args.command
+    ]
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:

@@ -40,7 +40,9 @@ def parse_page(path: Path) -> list[Clause]:
             continue
         status = next((m for m in (_STATUS.match(s) for s in lines[i + 1 : i + 6]) if m), None)
         if status is None:
-            raise DataError(path, i + 1, f"clause {heading['id']} has no '**Status:**' line within 5 lines of its heading")
+            raise DataError(
+                path, i + 1, f"clause {heading['id']} has no '**Status:**' line within 5 lines of its heading"
+            )
         if status["status"] != "testable" and not status["reason"]:
             raise DataError(path, i + 1, f"clause {heading['id']} is {status['status']} but gives no reason")
         found.append(Clause(heading["id"], heading["title"], status["status"], status["reason"] or "", path, i + 1))
@@ -55,7 +57,9 @@ def clauses() -> dict[str, Clause]:
         for clause in parse_page(path):
             if clause.id in result:
                 first = result[clause.id]
-                raise DataError(path, clause.line, f"duplicate rule ID {clause.id} (first at {first.path}:{first.line})")
+                raise DataError(
+                    path, clause.line, f"duplicate rule ID {clause.id} (first at {first.path}:{first.line})"
+                )
             result[clause.id] = clause
     return result
 
@@ -73,14 +77,20 @@ def problems(cases: tuple[Case, ...]) -> list[str]:
     known, by_rule = clauses(), cases_by_rule(cases)
     found = [
         f"{case.where}: case {case.id} names unknown rule {rule}"
-        for rule, pinned in by_rule.items() if rule not in known for case in pinned
+        for rule, pinned in by_rule.items()
+        if rule not in known
+        for case in pinned
     ]
     for clause in known.values():
         n = len(by_rule.get(clause.id, []))
         if clause.status == "testable" and n < MIN_CASES:
-            found.append(f"{clause.path.name}:{clause.line}: testable clause {clause.id} has {n} case(s), needs {MIN_CASES}")
+            found.append(
+                f"{clause.path.name}:{clause.line}: testable clause {clause.id} has {n} case(s), needs {MIN_CASES}"
+            )
         if clause.status == "not machine-testable" and n:
-            found.append(f"{clause.path.name}:{clause.line}: clause {clause.id} is marked not machine-testable but has cases")
+            found.append(
+                f"{clause.path.name}:{clause.line}: clause {clause.id} is marked not machine-testable but has cases"
+            )
     return found
 
 

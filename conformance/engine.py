@@ -90,8 +90,15 @@ class Engine(Protocol):
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         """The result of the game if it is over in `state.layout`, else None."""
 
-    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None,
-                cube: Cube, match: Match) -> Opening:
+    def opening(
+        self,
+        rules: Rules,
+        dice: dict[str, int],
+        game_number: int,
+        previous_winner: Side | None,
+        cube: Cube,
+        match: Match,
+    ) -> Opening:
         """Who starts game `game_number` after the opening roll `dice` ({"white": d, "black": d}), and the cube after it."""
 
     def may_double(self, state: State, rules: Rules) -> bool:
@@ -126,5 +133,7 @@ def load_engine(spec: str) -> Engine:
         target = found[0].load()
     engine = target() if isinstance(target, type) or not isinstance(target, Engine) and callable(target) else target
     if not isinstance(engine, Engine):
-        raise EngineLoadError(f"{spec!r} is not an engine: it needs the methods of gammonspec.conformance.engine.Engine")
+        raise EngineLoadError(
+            f"{spec!r} is not an engine: it needs the methods of gammonspec.conformance.engine.Engine"
+        )
     return engine

@@ -22,7 +22,10 @@ def table(chosen: list[Ruleset]) -> str:
             same.append(f"`{name}` = `{values[0]}`")
             continue
         rows.append(f"| {spec['topic']} | `{name}` | " + " | ".join(f"`{v}`" for v in values) + " |")
-    options = [", ".join(f"`{k}` ({'/'.join(str(a).lower() for a in v['allowed'])})" for k, v in rs.options.items()) or "—" for rs in chosen]
+    options = [
+        ", ".join(f"`{k}` ({'/'.join(str(a).lower() for a in v['allowed'])})" for k, v in rs.options.items()) or "—"
+        for rs in chosen
+    ]
     if any(o != "—" for o in options):
         rows.append("| options | | " + " | ".join(options) + " |")
     text = "\n".join(rows)
@@ -33,9 +36,13 @@ def table(chosen: list[Ruleset]) -> str:
 
 def fill(markdown: str) -> str:
     """Replace each `<!-- disagreements: GAME -->` (or `all`) marker with its table."""
+
     def render(match: re.Match[str]) -> str:
         game = match["game"]
-        chosen = sorted((rs for rs in rulesets().values() if game in ("all", rs.game)), key=lambda rs: (GAMES.index(rs.game), rs.name))
+        chosen = sorted(
+            (rs for rs in rulesets().values() if game in ("all", rs.game)),
+            key=lambda rs: (GAMES.index(rs.game), rs.name),
+        )
         return table(chosen)
 
     return MARKER.sub(render, markdown)

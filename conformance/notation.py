@@ -74,7 +74,9 @@ def apply(layout: Layout, side: Side, play: str) -> Layout:
         if path[-1][0] != OFF:
             me[path[-1][0] - 1] += 1
     points = {side: tuple(me), other(side): tuple(them)}
-    result = Layout(layout.game, points["white"], points["black"], (bar["white"], bar["black"]), (off["white"], off["black"]))
+    result = Layout(
+        layout.game, points["white"], points["black"], (bar["white"], bar["black"]), (off["white"], off["black"])
+    )
     try:
         result.validate()
     except StateError as exc:
@@ -120,7 +122,9 @@ def describe(before: Layout, after: Layout, side: Side) -> str:
 
 def origins(before: Layout, after: Layout, side: Side) -> str:
     """The points `side`'s checkers left between two layouts, highest first: `bar 24 13(2)`."""
-    parts = [] if after.on_bar(side) >= before.on_bar(side) else [_times("bar", before.on_bar(side) - after.on_bar(side))]
+    parts = (
+        [] if after.on_bar(side) >= before.on_bar(side) else [_times("bar", before.on_bar(side) - after.on_bar(side))]
+    )
     mine_b, mine_a = before.points(side), after.points(side)
     for p in range(24, 0, -1):
         if mine_a[p - 1] < mine_b[p - 1]:

@@ -129,7 +129,7 @@ def decode_xgid(xgid: str) -> tuple[Layout, Side | None, tuple[int, ...] | None]
     if not isinstance(xgid, str):
         raise StateError(f"XGID must be a string, not {type(xgid).__name__}")
     text = xgid.strip()
-    text = text[len(XGID_PREFIX):] if text.upper().startswith(XGID_PREFIX) else text
+    text = text[len(XGID_PREFIX) :] if text.upper().startswith(XGID_PREFIX) else text
     fields = text.split(":")
     if len(fields) not in (9, 10):
         raise StateError(f"XGID {xgid!r} has {len(fields)} fields, expected 9 or 10 separated by ':'")

@@ -83,10 +83,15 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         rules = Rules.from_wire(request["rules"])
         if request["type"] == "opening":
             cube, match = Cube.from_wire(request.get("cube")), Match.from_wire(request.get("match"))
-            start = engine.opening(rules, request["dice"], request["game_number"], request["previous_winner"], cube, match)
+            start = engine.opening(
+                rules, request["dice"], request["game_number"], request["previous_winner"], cube, match
+            )
             return {
-                "type": "opening", "id": rid, "starts": start.starts,
-                "dice": None if start.dice is None else list(start.dice), "cube": start.cube.to_wire(),
+                "type": "opening",
+                "id": rid,
+                "starts": start.starts,
+                "dice": None if start.dice is None else list(start.dice),
+                "cube": start.cube.to_wire(),
             }
         state = State.from_wire(request["state"])
         if request["type"] == "may-double":
@@ -102,14 +107,21 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         if request["type"] == "match-after-game":
             after = engine.match_after_game(state, rules, result_from_wire(request["result"]))
             return {
-                "type": "match-after-game", "id": rid, "score": dict(zip(SIDES, after.score)),
-                "crawford": after.crawford, "winner": after.winner,
+                "type": "match-after-game",
+                "id": rid,
+                "score": dict(zip(SIDES, after.score)),
+                "crawford": after.crawford,
+                "winner": after.winner,
             }
         if request["type"] == "next-segment":
             following = engine.next_segment(state, rules)
             return {"type": "next-segment", "id": rid, "next": None if following is None else following.to_wire()}
         if request["type"] == "legal-plays":
-            return {"type": "plays", "id": rid, "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)]}
+            return {
+                "type": "plays",
+                "id": rid,
+                "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)],
+            }
         result = engine.game_result(state, rules)
         return {"type": "game-result", "id": rid, "result": None if result is None else result_to_wire(result)}
     except Skip as exc:
@@ -136,11 +148,18 @@ def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
             return 0
         if message["type"] == "hello":
             reply: dict[str, Any] = {
-                "type": "hello", "protocol": PROTOCOL_VERSION, "name": info.name, "version": info.version,
-                "rulesets": list(info.rulesets), "capabilities": list(info.capabilities),
+                "type": "hello",
+                "protocol": PROTOCOL_VERSION,
+                "name": info.name,
+                "version": info.version,
+                "rulesets": list(info.rulesets),
+                "capabilities": list(info.capabilities),
             }
             if not compatible(message["protocol"]):
-                print(f"gammonspec serve: runner speaks protocol {message['protocol']}, this is {PROTOCOL_VERSION}", file=sys.stderr)
+                print(
+                    f"gammonspec serve: runner speaks protocol {message['protocol']}, this is {PROTOCOL_VERSION}",
+                    file=sys.stderr,
+                )
         else:
             reply = answer(engine, message)
         stdout.write(encode(reply) + "\n")
@@ -151,4 +170,3 @@ def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
 def layouts(game: str, positions: list[dict[str, Any]]) -> list[Layout]:
     """Positions from an engine's answer; an impossible one raises StateError."""
     return [Layout.from_wire(game, p) for p in positions]
-

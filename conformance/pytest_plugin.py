@@ -67,6 +67,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         engine: Engine = SubprocessEngine(spec[4:])
     else:
         engine = load_engine(spec)
-    filters = Filters(games=tuple(config.getoption("--gammonspec-game")), rulesets=tuple(config.getoption("--gammonspec-ruleset")))
+    filters = Filters(
+        games=tuple(config.getoption("--gammonspec-game")), rulesets=tuple(config.getoption("--gammonspec-ruleset"))
+    )
     for case, ruleset in plan(suite(), rulesets(), filters):
-        items.append(CaseItem.from_parent(session, name=f"{ruleset.name}::{case.id}", case=case, ruleset=ruleset, engine=engine))
+        items.append(
+            CaseItem.from_parent(session, name=f"{ruleset.name}::{case.id}", case=case, ruleset=ruleset, engine=engine)
+        )

@@ -58,7 +58,9 @@ def text(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> str:
         rows = [f"{'rule':<{width}}  pass  fail  err  skip"]
         for rule in sorted(per_rule):
             c = per_rule[rule]
-            rows.append(f"{rule:<{width}}  {c['passed'] + c['xfailed']:>4}  {c['failed'] + c['xpassed']:>4}  {c['errored']:>3}  {c['skipped']:>4}")
+            rows.append(
+                f"{rule:<{width}}  {c['passed'] + c['xfailed']:>4}  {c['failed'] + c['xpassed']:>4}  {c['errored']:>3}  {c['skipped']:>4}"
+            )
         parts.append("\n".join(rows))
     s = summary(outcomes)
     tail = f"{info.name} {info.version} against gammonspec {__version__}: "
@@ -76,8 +78,14 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
         "summary": summary(outcomes),
         "results": [
             {
-                "id": o.case.id, "ruleset": o.ruleset, "game": o.case.game, "rules": list(o.case.rules),
-                "status": o.status, "message": o.message, "missing": o.missing, "extra": o.extra,
+                "id": o.case.id,
+                "ruleset": o.ruleset,
+                "game": o.case.game,
+                "rules": list(o.case.rules),
+                "status": o.status,
+                "message": o.message,
+                "missing": o.missing,
+                "extra": o.extra,
                 **({"stderr": o.stderr} if o.stderr else {}),
             }
             for o in outcomes
@@ -92,11 +100,22 @@ def write_json(path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: 
 def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo) -> None:
     s = summary(outcomes)
     suite = ET.Element(
-        "testsuite", name=f"gammonspec {__version__} / {info.name} {info.version}", tests=str(s["total"]),
-        failures=str(s["failed"] + s["xpassed"]), errors=str(s["errored"]), skipped=str(s["skipped"] + s["xfailed"]),
+        "testsuite",
+        name=f"gammonspec {__version__} / {info.name} {info.version}",
+        tests=str(s["total"]),
+        failures=str(s["failed"] + s["xpassed"]),
+        errors=str(s["errored"]),
+        skipped=str(s["skipped"] + s["xfailed"]),
     )
     for o in outcomes:
-        tc = ET.SubElement(suite, "testcase", classname=f"{o.case.game}.{o.ruleset}", name=o.case.id, file=str(o.case.path), line=str(o.case.line))
+        tc = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"{o.case.game}.{o.ruleset}",
+            name=o.case.id,
+            file=str(o.case.path),
+            line=str(o.case.line),
+        )
         if o.status in ("failed", "xpassed"):
             ET.SubElement(tc, "failure", message=o.message).text = describe_failure(o)
         elif o.status == "errored":

@@ -35,7 +35,7 @@ class Rules:
         return {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> "Rules":
+    def from_wire(cls, data: dict[str, Any]) -> Rules:
         return cls(data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})))
 
 
@@ -78,7 +78,8 @@ def check_switches(requires: dict[str, Any], path: Path, where: Any, what: str) 
             raise DataError(path, locate(where, name), f"{what}: unknown switch {name!r} (known: {', '.join(known)})")
         if value not in known[name]["values"]:
             raise DataError(
-                path, locate(where, name),
+                path,
+                locate(where, name),
                 f"{what}: switch {name} has no value {value!r} (values: {', '.join(known[name]['values'])})",
             )
 
@@ -90,7 +91,9 @@ def check_options(options: dict[str, Any], path: Path, where: Any, what: str) ->
         if name not in known:
             raise DataError(path, locate(where, name), f"{what}: unknown option {name!r} (known: {', '.join(known)})")
         if type(value) is not types[known[name]["type"]]:
-            raise DataError(path, locate(where, name), f"{what}: option {name} must be {known[name]['type']}, got {value!r}")
+            raise DataError(
+                path, locate(where, name), f"{what}: option {name} must be {known[name]['type']}, got {value!r}"
+            )
 
 
 def load_ruleset(path: Path) -> Ruleset:
@@ -107,10 +110,16 @@ def load_ruleset(path: Path) -> Ruleset:
         if spec["default"] not in spec["allowed"]:
             raise DataError(path, locate(data["options"], name), f"option {name}: default is not among allowed")
     if data["name"] != path.stem:
-        raise DataError(path, locate(data, "name"), f"ruleset name {data['name']!r} must match its file name {path.stem!r}")
+        raise DataError(
+            path, locate(data, "name"), f"ruleset name {data['name']!r} must match its file name {path.stem!r}"
+        )
     return Ruleset(
-        name=data["name"], game=data["game"], source=data["source"], summary=data["summary"],
-        switches=dict(data["switches"]), options={k: dict(v) for k, v in data.get("options", {}).items()},
+        name=data["name"],
+        game=data["game"],
+        source=data["source"],
+        summary=data["summary"],
+        switches=dict(data["switches"]),
+        options={k: dict(v) for k, v in data.get("options", {}).items()},
     )
 
 

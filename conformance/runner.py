@@ -115,7 +115,11 @@ def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str
         problems.append(divide_report(expect["divide"], divide(before, actual.values(), step.state.turn)))
     if step.play and step.play[1].key() not in actual:
         problems.append(f"the scenario's play {step.play[0]} is not among the engine's legal plays")
-    lines = problems + ([f"missing: {' | '.join(missing)}"] if missing else []) + ([f"extra: {' | '.join(extra)}"] if extra else [])
+    lines = (
+        problems
+        + ([f"missing: {' | '.join(missing)}"] if missing else [])
+        + ([f"extra: {' | '.join(extra)}"] if extra else [])
+    )
     return Verdict(not lines, "; ".join(lines), missing, extra), actual
 
 
@@ -133,8 +137,11 @@ def divide(before: Layout, layouts: Iterable[Layout], side: Side) -> dict[str, i
 
 
 def divide_report(expected: dict[str, int], actual: dict[str, int]) -> str:
-    rows = [f"{key or '(none)'}: expected {expected.get(key, 0)}, engine {actual.get(key, 0)}"
-            for key in sorted(set(expected) | set(actual), key=lambda k: (-len(k), k)) if expected.get(key, 0) != actual.get(key, 0)]
+    rows = [
+        f"{key or '(none)'}: expected {expected.get(key, 0)}, engine {actual.get(key, 0)}"
+        for key in sorted(set(expected) | set(actual), key=lambda k: (-len(k), k))
+        if expected.get(key, 0) != actual.get(key, 0)
+    ]
     return "divide by origin points, where they differ: " + "; ".join(rows)
 
 
@@ -183,7 +190,9 @@ def judge_double(step: Step, answer: CubeOutcome) -> Verdict:
     expect = step.expect
     problems = []
     if answer.legal != expect.get("legal", True):
-        problems.append(f"expected the double ({step.response}) to be {'legal' if expect.get('legal', True) else 'illegal'}")
+        problems.append(
+            f"expected the double ({step.response}) to be {'legal' if expect.get('legal', True) else 'illegal'}"
+        )
     if answer.legal and "cube" in expect:
         want = Cube(expect["cube"]["value"], expect["cube"].get("owner"))
         if answer.cube != want:
@@ -201,7 +210,8 @@ def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
     expect = step.expect
     want = {
         "score": (expect.get("score", {}).get("white", 0), expect.get("score", {}).get("black", 0)),
-        "crawford": expect.get("crawford", False), "winner": expect.get("winner"),
+        "crawford": expect.get("crawford", False),
+        "winner": expect.get("winner"),
     }
     got = {"score": tuple(answer.score), "crawford": answer.crawford, "winner": answer.winner}
     wrong = {k for k in want if want[k] != got[k]}
@@ -229,7 +239,9 @@ def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
         return judge_match(step, engine.match_after_game(step.state, rules, result))
     assert step.opening is not None
     o, state = step.opening, step.state
-    return judge_opening(step, engine.opening(rules, o["dice"], o["game_number"], o["previous_winner"], state.cube, state.match))
+    return judge_opening(
+        step, engine.opening(rules, o["dice"], o["game_number"], o["previous_winner"], state.cube, state.match)
+    )
 
 
 def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
@@ -271,5 +283,8 @@ def run(
             if outcome.status == "failed":
                 outcome.status = "xfailed"
             elif outcome.status == "passed":
-                outcome.status, outcome.message = "xpassed", "listed as an expected failure but passes: take it off the list"
+                outcome.status, outcome.message = (
+                    "xpassed",
+                    "listed as an expected failure but passes: take it off the list",
+                )
         yield outcome

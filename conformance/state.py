@@ -58,7 +58,10 @@ class Layout:
     def key(self) -> str:
         """Canonical text of the layout: equal layouts, equal keys (conventions: canonical key)."""
         return (
-            "w:" + ",".join(map(str, self.white)) + "|b:" + ",".join(map(str, self.black))
+            "w:"
+            + ",".join(map(str, self.white))
+            + "|b:"
+            + ",".join(map(str, self.black))
             + f"|bar:{self.bar[0]},{self.bar[1]}|off:{self.off[0]},{self.off[1]}"
         )
 
@@ -71,7 +74,7 @@ class Layout:
         }
 
     @classmethod
-    def from_wire(cls, game: str, data: dict[str, Any]) -> "Layout":
+    def from_wire(cls, game: str, data: dict[str, Any]) -> Layout:
         """Read a layout as the protocol carries it; raises StateError when malformed."""
         try:
             layout = cls(
@@ -108,9 +111,7 @@ class Layout:
                 raise StateError(f"{side} has checkers on the bar, but {self.game} has no hitting and no bar")
         for p in range(1, 25):
             if self.white[p - 1] and self.black[mirror(self.game, p) - 1]:
-                raise StateError(
-                    f"white's point {p} (black's {mirror(self.game, p)}) holds checkers of both sides"
-                )
+                raise StateError(f"white's point {p} (black's {mirror(self.game, p)}) holds checkers of both sides")
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ class TurnContext:
         return {"first_turn": self.first_turn, "rolls_in_game": self.rolls_in_game, "head_moves": self.head_moves}
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any] | None) -> "TurnContext":
+    def from_wire(cls, data: dict[str, Any] | None) -> TurnContext:
         data = data or {}
         return cls(
             first_turn=bool(data.get("first_turn", False)),
@@ -153,7 +154,7 @@ class Segment:
         return {"owner": self.owner, "numbers": list(self.numbers), "passed": self.passed}
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any] | None) -> "Segment | None":
+    def from_wire(cls, data: dict[str, Any] | None) -> Segment | None:
         if data is None:
             return None
         try:
@@ -176,7 +177,7 @@ class Cube:
         return {"value": self.value, "owner": self.owner}
 
     @classmethod
-    def from_wire(cls, data: Any) -> "Cube":
+    def from_wire(cls, data: Any) -> Cube:
         if data is None:
             return cls()
         try:
@@ -206,11 +207,15 @@ class Match:
         return {"length": self.length, "score": dict(zip(SIDES, self.score)), "crawford": self.crawford}
 
     @classmethod
-    def from_wire(cls, data: Any) -> "Match":
+    def from_wire(cls, data: Any) -> Match:
         if data is None:
             return cls()
         try:
-            match = cls(int(data["length"]), (int(data["score"]["white"]), int(data["score"]["black"])), bool(data.get("crawford", False)))
+            match = cls(
+                int(data["length"]),
+                (int(data["score"]["white"]), int(data["score"]["black"])),
+                bool(data.get("crawford", False)),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"malformed match: {exc!r}") from None
         if match.length < 0 or min(match.score) < 0 or (match.length and max(match.score) >= match.length):
@@ -234,7 +239,7 @@ class State:
     def game(self) -> str:
         return self.layout.game
 
-    def with_layout(self, layout: Layout) -> "State":
+    def with_layout(self, layout: Layout) -> State:
         return replace(self, layout=layout)
 
     def to_wire(self) -> dict[str, Any]:
@@ -250,7 +255,7 @@ class State:
         }
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> "State":
+    def from_wire(cls, data: dict[str, Any]) -> State:
         try:
             game, turn = data["game"], data["turn"]
         except (KeyError, TypeError) as exc:

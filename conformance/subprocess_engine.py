@@ -47,8 +47,12 @@ class SubprocessEngine:
     def _start(self) -> None:
         try:
             self._proc = subprocess.Popen(
-                shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, bufsize=1,
+                shlex.split(self.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
             )
         except OSError as exc:
             raise EngineFailure(f"cannot start engine {self.command!r}: {exc.strerror or exc}") from None
@@ -64,7 +68,9 @@ class SubprocessEngine:
         if not compatible(hello["protocol"]):
             self._fail(f"engine speaks protocol {hello['protocol']}, the runner {PROTOCOL_VERSION}")
         self._info = EngineInfo(
-            hello["name"], hello["version"], tuple(hello["rulesets"]),
+            hello["name"],
+            hello["version"],
+            tuple(hello["rulesets"]),
             tuple(hello.get("capabilities", CAPABILITIES)),
             {k: tuple(v) for k, v in hello.get("options", {}).items()},
         )
@@ -159,11 +165,23 @@ class SubprocessEngine:
         result = self._ask("game-result", rules, state=state.to_wire())["result"]
         return None if result is None else GameResult(result["winner"], result["kind"], result["points"])
 
-    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None,
-                cube: Cube, match: Match) -> Opening:
+    def opening(
+        self,
+        rules: Rules,
+        dice: dict[str, int],
+        game_number: int,
+        previous_winner: Side | None,
+        cube: Cube,
+        match: Match,
+    ) -> Opening:
         reply = self._ask(
-            "opening", rules, dice=dice, game_number=game_number, previous_winner=previous_winner,
-            cube=cube.to_wire(), match=match.to_wire(),
+            "opening",
+            rules,
+            dice=dice,
+            game_number=game_number,
+            previous_winner=previous_winner,
+            cube=cube.to_wire(),
+            match=match.to_wire(),
         )
         dice_played = None if reply["dice"] is None else tuple(reply["dice"])
         return Opening(reply["starts"], dice_played, Cube.from_wire(reply.get("cube", cube.to_wire())))

@@ -40,7 +40,9 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
@@ -75,7 +77,9 @@ def load_yaml(path: Path) -> Any:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise DataError(path, mark.line + 1 if mark else None, f"malformed YAML: {exc.problem or exc.context}") from None
+        raise DataError(
+            path, mark.line + 1 if mark else None, f"malformed YAML: {exc.problem or exc.context}"
+        ) from None
     except yaml.YAMLError as exc:
         raise DataError(path, None, f"malformed YAML: {exc}") from None
 

@@ -28,8 +28,15 @@ class ReferenceEngine:
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         return game_result(state, rules)
 
-    def opening(self, rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None,
-                cube: Cube, match: Match) -> Opening:
+    def opening(
+        self,
+        rules: Rules,
+        dice: dict[str, int],
+        game_number: int,
+        previous_winner: Side | None,
+        cube: Cube,
+        match: Match,
+    ) -> Opening:
         return opening(rules, dice, game_number, previous_winner, cube, match)
 
     def may_double(self, state: State, rules: Rules) -> bool:

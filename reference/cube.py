@@ -90,9 +90,7 @@ def match_after_game(state: State, rules: Rules, result: GameResult) -> MatchOut
 
     bg.match.length; cn.draw.match: a draw scores nothing and the match goes on."""
     match = state.match
-    score = tuple(
-        points + (result.points if result.winner == side else 0) for side, points in zip(SIDES, match.score)
-    )
+    score = tuple(points + (result.points if result.winner == side else 0) for side, points in zip(SIDES, match.score))
     winner = next((side for side, points in zip(SIDES, score) if match.length and points >= match.length), None)
     crawford = winner is None and next_game_is_crawford(match, score)
     return MatchOutcome((score[0], score[1]), crawford, winner)

@@ -20,7 +20,9 @@ def automatic_double(cube: Cube, match: Match, rules: Rules) -> bool:
     return bool(rules.options.get("automatic-doubles")) and cube.value == 1 and not match.crawford
 
 
-def opening(rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None, cube: Cube, match: Match) -> Opening:
+def opening(
+    rules: Rules, dice: dict[str, int], game_number: int, previous_winner: Side | None, cube: Cube, match: Match
+) -> Opening:
     """One die each: the higher starts, a tie rolls again; the starter plays the lead dice or rolls anew.
 
     bg.opening.roll, bg.opening.tie, nd.opening.roll, nd.opening.lead-dice (switch opening)."""

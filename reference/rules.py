@@ -39,7 +39,7 @@ class Movement:
     block_after: bool
 
     @classmethod
-    def of(cls, rules: Rules) -> "Movement":
+    def of(cls, rules: Rules) -> Movement:
         return cls(
             hitting=rules["hitting"] == "blots",
             higher_bears_off=rules["bear-off"] == "higher-from-highest",
@@ -146,7 +146,9 @@ def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
     return False
 
 
-def keep_maximal(used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]) -> tuple[list[Position], tuple[int, ...]]:
+def keep_maximal(
+    used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]
+) -> tuple[list[Position], tuple[int, ...]]:
     """The plays that use as many numbers as possible; if only one of two numbers can be used, the higher.
 
     bg.move.both-numbers, bg.move.higher-die, bg.move.no-play; nd.move.both-numbers, nd.move.full-move,

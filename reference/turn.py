@@ -33,7 +33,9 @@ def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
                 if owner_plays:
                     head += current.layout.points(current.turn)[HEAD - 1] - layout.points(current.turn)[HEAD - 1]
                 context = replace(current.context, head_moves=0 if after.passed else head)
-                following.add((replace(current, layout=layout, turn=after.player, segment=after, context=context), head))
+                following.add(
+                    (replace(current, layout=layout, turn=after.player, segment=after, context=context), head)
+                )
         frontier = following
         widest = max(widest, len(frontier))
     return finals, widest

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mkdocs.structure.files import File, Files
-
 from gammonspec.conformance.board import draw
 from gammonspec.conformance.cases import Case, suite
 from gammonspec.conformance.coverage import cases_by_rule
 from gammonspec.conformance.matrix import fill
+from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — ", re.M)
 

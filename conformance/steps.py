@@ -1,0 +1,105 @@
+"""Steps: one query of a case and its expectation, with the plays resolved to positions by the harness."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .notation import NotationError, apply
+from .state import Layout, Segment, Side, State
+from .yamlio import DataError, LineDict, locate
+
+PLAY_EXPECTATIONS = {"plays", "no_play", "includes", "excludes", "count", "digest", "divide"}
+RESULT_EXPECTATIONS = {"result", "not_over"}
+
+
+def digest(layouts: Iterable[Layout]) -> str:
+    """Digest of a set of positions: sha256 of the sorted canonical keys, one per line; 16 hex digits."""
+    text = "\n".join(sorted({layout.key() for layout in layouts}))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One query of a case and its expectation: a single-state case has one, a scenario several.
+
+    kind: "plays" (legal-plays query, then optionally the scripted `play` is made),
+    "result" (game-result query), "opening" (who starts, with which numbers), "may-double",
+    "double" (a double and its answer) or "next-game" (the match after a game)."""
+
+    kind: str
+    state: State
+    expect: dict[str, Any]
+    line: int
+    expected: dict[str, dict[str, Layout]] = field(default_factory=dict)  # plays/includes/excludes -> {play: layout}
+    play: tuple[str, Layout] | None = None
+    opening: dict[str, Any] | None = None
+    check_next: bool = False  # also ask what follows this segment, and expect `next`
+    next: Segment | None = None
+    response: str | None = None  # double steps: take, drop or beaver
+    outcome: dict[str, Any] | None = (
+        None  # next-game steps: how the game ended  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
+    )
+
+
+def plays_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: State, line: int, path: Path) -> Step:
+    wrong = set(expect) - PLAY_EXPECTATIONS
+    if wrong or not expect and not at:
+        raise DataError(
+            path,
+            locate(raw, *at, "expect"),
+            f"case {raw['id']}: {', '.join(sorted(wrong))} is not an expectation of legal plays",
+        )
+    if "plays" in expect and "no_play" in expect:
+        raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: give either plays or no_play")
+    layout, turn = state.layout, state.turn
+    expected = {
+        name: resolve(raw, [*at, "expect", name], expect.get(name, []), layout, turn, path)
+        for name in ("plays", "includes")
+    }
+    expected["excludes"] = resolve(
+        raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], layout, turn, path
+    )
+    if expect.get("no_play"):
+        expected["plays"] = {"(no move)": layout}
+    return Step("plays", state, expect, line, expected)
+
+
+def result_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: State, line: int, path: Path) -> Step:
+    wrong = set(expect) - RESULT_EXPECTATIONS
+    if wrong or not expect:
+        raise DataError(
+            path, locate(raw, *at, "expect"), f"case {raw['id']}: a game-result check expects result or not_over"
+        )
+    return Step("result", state, expect, line)
+
+
+def next_segment(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owner: Side, path: Path) -> Segment | None:
+    """A step's expected next segment (`next: null` ends the turn)."""
+    if data is None:
+        return None
+    return Segment(owner, tuple(data["numbers"]), bool(data.get("passed", False)))
+
+
+def resolve(
+    raw: LineDict, at: list[Any], plays: list[str], layout: Layout, turn: Side, path: Path
+) -> dict[str, Layout]:
+    resolved: dict[str, Layout] = {}
+    for i, play in enumerate(plays):
+        try:
+            result = apply(layout, turn, play)
+        except NotationError as exc:
+            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: play {play!r}: {exc}") from None
+        key = result.key()
+        twin = next((p for p, lay in resolved.items() if lay.key() == key), None)
+        if twin is not None and at[-1] == "plays":
+            raise DataError(
+                path,
+                locate(raw, *at, i),
+                f"case {raw['id']}: {play!r} and {twin!r} reach the same position: list it once",
+            )
+        resolved[play] = result
+    return resolved
