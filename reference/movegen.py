@@ -64,6 +64,8 @@ def legal_positions(
         seen.add(node)
         if not (m.block_after and r.six_block_trap(me, them, game)):
             used.setdefault((me, them), set()).add(left)
+        if r.game_ends(me, them, game, m):
+            return
         for i, die in enumerate(left):
             if die in left[:i]:
                 continue
@@ -73,7 +75,8 @@ def legal_positions(
                     continue
                 visit(new_me, new_them, rest, new_head, source if ordered else BAR)
 
-    visit(me, them, tuple(sorted(numbers)), max(head_start, 0), BAR)
+    numbers = tuple(sorted(numbers))
+    visit(me, them, numbers, max(head_start, 0), BAR)
     return r.keep_maximal(used, numbers) if used else ([(me, them)], ())
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import HEAD, TurnContext
 
-from .view import BAR, Counts, mirrored
+from .view import BAR, OFF, Counts, mirrored
 
 Position = tuple[Counts, Counts]  # (me, them)
 
@@ -37,6 +37,7 @@ class Movement:
     head_rule: bool
     block_within: bool
     block_after: bool
+    draw_rule: bool
 
     @classmethod
     def of(cls, rules: Rules) -> Movement:
@@ -48,6 +49,7 @@ class Movement:
             head_rule=rules["head-rule"] != "none",
             block_within=rules["six-block"] == "banned-within-turn",
             block_after=rules["six-block"] != "allowed",
+            draw_rule=rules["draw"] == "both-blocked",
         )
 
 
@@ -144,6 +146,18 @@ def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
         if run >= 6 and nearest >= q:  # the row reaches down to q: nothing of theirs below it
             return True
     return False
+
+
+def game_ends(me: Counts, them: Counts, game: str, m: Movement) -> bool:
+    """A play has ended the game: the mover bore off its last checker (bg.object, nd.object, cn.end.win) or, with
+    draw=both-blocked, both sides are walled in (cn.draw.both-blocked).  Nothing more is played; for the
+    full-move rule the play counts the numbers it used, like any other."""
+    if me[OFF] == 15:
+        return True
+    if not m.draw_rule:
+        return False
+    theirs = mirrored(game, them[1:25])
+    return all(me[1:7]) and any(me[19:25]) and all(theirs[:6]) and any(theirs[18:])
 
 
 def keep_maximal(
