@@ -25,7 +25,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_clauses_link_their_cases(built: Path) -> None:
     page = (built / "backgammon" / "index.html").read_text()
-    assert 'href="../cases/#bg-opening-65-run-or-split"' in page
+    assert 'href="../cases-backgammon/#bg-opening-65-run-or-split"' in page
 
 
 def test_disagreement_table_is_generated(built: Path) -> None:
@@ -35,5 +35,7 @@ def test_disagreement_table_is_generated(built: Path) -> None:
 
 
 def test_cases_page_draws_boards(built: Path) -> None:
-    page = (built / "cases" / "index.html").read_text()
+    page = (built / "cases-backgammon" / "index.html").read_text()
     assert "W = white on roll" in page
+    scenarios = (built / "cases-crazy-narde" / "index.html").read_text()
+    assert "(passed)" in scenarios and "opening roll: white" in scenarios
