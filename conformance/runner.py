@@ -128,10 +128,11 @@ def _show_result(winner: str | None, kind: str, points: int) -> str:
 
 
 def divide(before: Layout, layouts: Iterable[Layout], side: Side) -> dict[str, int]:
-    """Results counted by the points the mover's checkers left (conventions: divide), as perft tools count per move."""
+    """Results counted by the highest point the mover's checkers left (conventions: divide), as perft tools
+    count per first move."""
     counts: dict[str, int] = {}
     for after in layouts:
-        key = origins(before, after, side)
+        key = origins(before, after, side).split(" ")[0].split("(")[0]
         counts[key] = counts.get(key, 0) + 1
     return counts
 
@@ -142,7 +143,7 @@ def divide_report(expected: dict[str, int], actual: dict[str, int]) -> str:
         for key in sorted(set(expected) | set(actual), key=lambda k: (-len(k), k))
         if expected.get(key, 0) != actual.get(key, 0)
     ]
-    return "divide by origin points, where they differ: " + "; ".join(rows)
+    return "divide by the highest point left, where they differ: " + "; ".join(rows)
 
 
 def judge_result(step: Step, answer: GameResult | None) -> Verdict:

@@ -402,3 +402,26 @@ def test_progress_wraps_the_plan(mini):
 
     list(run(ReferenceEngine(), plan(mini, {"backgammon": BACKGAMMON}, Filters()), progress=progress))
     assert seen == MINI_IDS
+
+
+def test_count_mismatch_shows_the_divide() -> None:
+    """A wrong count or digest comes with the split by highest point left, expected against the engine's."""
+    from gammonspec.conformance.cases import suite
+    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.runner import run_one
+    from gammonspec.reference import ReferenceEngine
+
+    case = next(c for c in suite() if c.id == "cn-large-spread-11-first-segment")
+
+    class DropsFromTheHead(ReferenceEngine):
+        """Forgets every play that moves the checker on the head, and one more."""
+
+        def legal_plays(self, state, rules):  # type: ignore[override]
+            head = state.layout.points(state.turn)[23]
+            return [lay for lay in super().legal_plays(state, rules) if lay.points(state.turn)[23] == head][:-1]
+
+    outcome = run_one(DropsFromTheHead(), case, rulesets()["crazy-narde"])
+    assert outcome.status == "failed"
+    assert "expected 486 distinct positions" in outcome.message
+    assert "divide by the highest point left" in outcome.message
+    assert "24: expected 147, engine 0" in outcome.message
