@@ -62,6 +62,15 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _next(step: Step) -> list[str]:
+    if not step.check_next:
+        return []
+    if step.next is None:
+        return ["then the turn ends"]
+    who = f"{step.next.player} plays {'-'.join(map(str, step.next.numbers))}"
+    return [f"then {who}" + (" (passed)" if step.next.passed else "")]
+
+
 def _step(step: Step) -> str:
     """One scenario step in words."""
     state = step.state
@@ -83,7 +92,7 @@ def _step(step: Step) -> str:
         what = f"may {state.turn} double?"
     else:
         what = "the game's result"
-    details = _expectation(step.expect)
+    details = _expectation(step.expect) + _next(step)
     return f"1. {what}" + (": " + "; ".join(details) if details else "")
 
 
@@ -100,7 +109,7 @@ def _case_block(case: Case) -> str:
     if case.query == "scenario":
         lines += [_step(step) for step in case.steps]
     else:
-        lines += [f"- {line}" for line in _expectation(case.expect)]
+        lines += [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
     lines += ["", f"*Derivation:* {case.derivation}", ""]
     return "\n".join(lines)
 
