@@ -32,7 +32,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crosscheck_gnubg as cc  # noqa: E402
-
 from gammonspec.conformance.cases import suite  # noqa: E402
 from gammonspec.conformance.rules import rulesets  # noqa: E402
 from gammonspec.conformance.runner import Filters, plan, run, run_one  # noqa: E402
@@ -52,7 +51,9 @@ def bench_suite() -> None:
     t3 = time.perf_counter()
     statuses = Counter(o.status for o in outcomes)
     print("1. Suite against the reference engine, in-process")
-    print(f"   load {len(cases)} cases: {t1 - t0:.3f} s; plan: {t2 - t1:.3f} s; run {len(pairs)} case x ruleset pairs: {t3 - t2:.3f} s")
+    print(
+        f"   load {len(cases)} cases: {t1 - t0:.3f} s; plan: {t2 - t1:.3f} s; run {len(pairs)} case x ruleset pairs: {t3 - t2:.3f} s"
+    )
     print(f"   total {t3 - t0:.3f} s; " + ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))
     engine, per_game, slowest = ReferenceEngine(), Counter(), []
     for case, ruleset in pairs:
@@ -88,9 +89,11 @@ def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
     samples = cc.samples(seed, n, rules)
     kinds = Counter(s.kind for s in samples)
     doubles = sum(s.dice[0] == s.dice[1] for s in samples)
-    print(f"\n2. Backgammon move generation: {n} random positions + rolls (seed {seed}; "
-          + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
-          + f"; doubles {doubles / n:.0%}, over-weighted on purpose); best of {repeat}")
+    print(
+        f"\n2. Backgammon move generation: {n} random positions + rolls (seed {seed}; "
+        + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+        + f"; doubles {doubles / n:.0%}, over-weighted on purpose); best of {repeat}"
+    )
     ctx = TurnContext()
     ref_inputs = [(s.layout, s.side, s.dice) for s in samples]
     ref = timed(lambda x: legal_plays(x[0], x[1], x[2], ctx, rules), ref_inputs, repeat)
@@ -108,7 +111,12 @@ def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
         print("   bgsage not installed (pip install bgsage): no comparison")
     else:
         bs_inputs = [(cc.to_bgsage(s.layout, s.side), s.dice) for s in samples]
-        rows.append(("bgsage (possible_moves)", timed(lambda x: bgsage.possible_moves(x[0], x[1][0], x[1][1]), bs_inputs, repeat)))
+        rows.append(
+            (
+                "bgsage (possible_moves)",
+                timed(lambda x: bgsage.possible_moves(x[0], x[1][0], x[1][1]), bs_inputs, repeat),
+            )
+        )
     for name, secs in rows:
         ratio = "" if name.startswith("reference") else f"   {ref / secs:6.1f}x the reference's rate"
         print(f"   {name:32s} {n / secs:10,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}")
@@ -131,7 +139,7 @@ def bench_narde(n: int, seed: int, repeat: int) -> None:
     print(f"\n3. Narde move generation: {n} random positions + rolls (seed {seed}); best of {repeat}")
     for name in ("narde-guide", "narde-variant"):
         rules = rulesets()[name].rules()
-        secs = timed(lambda x: legal_plays(x[0], x[1], x[2], x[3], rules), inputs, repeat)
+        secs = timed(lambda x, rules=rules: legal_plays(x[0], x[1], x[2], x[3], rules), inputs, repeat)
         print(f"   reference engine, {name:14s} {n / secs:10,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each)")
 
 
@@ -174,8 +182,10 @@ def bench_chains(whole_turn_limit: float) -> None:
         spent = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        print(f"     chain from {d}-{d}: {len(finals):9,} distinct end positions, widest frontier {widest:,},"
-              f" {spent:6.2f} s (under tracemalloc), peak {peak / 1e6:6.1f} MB")
+        print(
+            f"     chain from {d}-{d}: {len(finals):9,} distinct end positions, widest frontier {widest:,},"
+            f" {spent:6.2f} s (under tracemalloc), peak {peak / 1e6:6.1f} MB"
+        )
         if spent > whole_turn_limit / 50:  # the next, longer chain costs far more: stop here
             print(f"     chains from {d - 1}-{d - 1} down: not run (each costs more than the limit)" if d > 1 else "")
             break
@@ -183,12 +193,16 @@ def bench_chains(whole_turn_limit: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", type=int, default=5000, help="random positions for the move-generation benchmark (default 5000)")
+    parser.add_argument(
+        "-n", type=int, default=5000, help="random positions for the move-generation benchmark (default 5000)"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3, help="timed passes; the best counts (default 3)")
     parser.add_argument("--profile", action="store_true", help="also print the reference engine's cProfile hot spots")
     parser.add_argument("--no-suite", action="store_true", help="skip the suite run")
-    parser.add_argument("--chain-limit", type=float, default=120, help="seconds a whole-turn chain may take (default 120)")
+    parser.add_argument(
+        "--chain-limit", type=float, default=120, help="seconds a whole-turn chain may take (default 120)"
+    )
     args = parser.parse_args()
     if not args.no_suite:
         bench_suite()

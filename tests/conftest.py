@@ -9,7 +9,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from gammonspec.conformance.cases import Case, load_file
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout
 
@@ -169,10 +168,17 @@ def answer_table(tmp_path_factory) -> Path:
 
     folder = tmp_path_factory.mktemp("answers")
     (folder / "mini.yaml").write_text(MINI_SUITE, encoding="utf-8")
-    outcomes = list(run(Recorder("recorder"), plan(load_file(folder / "mini.yaml"), {"backgammon": rulesets()["backgammon"]}, Filters())))
+    outcomes = list(
+        run(
+            Recorder("recorder"),
+            plan(load_file(folder / "mini.yaml"), {"backgammon": rulesets()["backgammon"]}, Filters()),
+        )
+    )
     assert all(o.status == "passed" for o in outcomes), [(o.case.id, o.message) for o in outcomes]
     path = folder / "answers.json"
-    path.write_text(json.dumps({"protocol": PROTOCOL_VERSION, "rulesets": list(reference.info().rulesets), "answers": answers}))
+    path.write_text(
+        json.dumps({"protocol": PROTOCOL_VERSION, "rulesets": list(reference.info().rulesets), "answers": answers})
+    )
     return path
 
 

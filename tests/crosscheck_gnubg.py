@@ -58,6 +58,7 @@ def _layout(side: Side, mine: list[int], theirs_own: list[int], my_bar: int, the
 
 # --- gnubg-nn ----------------------------------------------------------------------------------
 
+
 def to_gnubg(layout: Layout, side: Side) -> list[list[int]]:
     opp = other(side)
     return [list(layout.points(opp)) + [layout.on_bar(opp)], list(layout.points(side)) + [layout.on_bar(side)]]
@@ -76,6 +77,7 @@ def gnubg_plays(gnubg_nn: Any, layout: Layout, side: Side, dice: Dice) -> set[La
 
 
 # --- bgsage ------------------------------------------------------------------------------------
+
 
 def to_bgsage(layout: Layout, side: Side) -> list[int]:
     opp = other(side)
@@ -102,6 +104,7 @@ def bgsage_plays(possible_moves: Callable[..., Any], layout: Layout, side: Side,
 
 
 # --- random positions --------------------------------------------------------------------------
+
 
 def _spread(rng: random.Random, n: int, points: list[int], counts: list[int]) -> None:
     """Drop n checkers on the given points (indices into counts), each checker on a random one."""
@@ -283,5 +286,8 @@ def explain(sample: Sample, plays: dict[str, set[Layout]]) -> str:
         others = set().union(*(plays[o] for o in names if o != name))
         only = plays[name] - others
         if only:
-            lines.append(f"only {name} ({len(only)} of {len(plays[name])}): " + " | ".join(sorted(describe(lay, x, side) for x in only)))
+            lines.append(
+                f"only {name} ({len(only)} of {len(plays[name])}): "
+                + " | ".join(sorted(describe(lay, x, side) for x in only))
+            )
     return "\n".join(lines)

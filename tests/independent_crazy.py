@@ -108,7 +108,9 @@ def head_allowance(dice: tuple[int, int], context: TurnContext, rules: Rules, pa
     return (2 if two else 1) - context.head_moves
 
 
-def all_plays(game: str, mine, off, theirs, their_off, numbers: list[int], rules: Rules, stop_at_end: bool = True) -> set:
+def all_plays(
+    game: str, mine, off, theirs, their_off, numbers: list[int], rules: Rules, stop_at_end: bool = True
+) -> set:
     """Every (end mine, end off, numbers used, head departures, every position block-free) reachable.
 
     With stop_at_end (the rule), no move is made from a position in which the game is over."""
@@ -168,7 +170,9 @@ def draw_in_segment(layout: Layout, side: str, numbers, rules: Rules) -> bool:
     if rules["draw"] != "both-blocked" or not walled_in(theirs) or not any(mine[q - 1] for q in range(19, 25)):
         return False  # the opponent does not move in the segment; the mover never leaves its 19-24 here
     me = 0 if side == "white" else 1
-    plays = all_plays(layout.game, mine, layout.off[me], theirs, layout.off[1 - me], list(numbers), rules, stop_at_end=False)
+    plays = all_plays(
+        layout.game, mine, layout.off[me], theirs, layout.off[1 - me], list(numbers), rules, stop_at_end=False
+    )
     return any(walled_in(play[0]) for play in plays)
 
 
@@ -180,9 +184,14 @@ def result_layout(layout: Layout, side: str, end, end_off) -> Layout:
     return Layout(layout.game, white, black, layout.bar, offs)
 
 
-def segment_results(layout: Layout, side: str, numbers, dice, context: TurnContext, rules: Rules, passed: bool) -> set[str]:
+def segment_results(
+    layout: Layout, side: str, numbers, dice, context: TurnContext, rules: Rules, passed: bool
+) -> set[str]:
     """The Layout.key() texts of every position a legal play of the segment leaves."""
-    return {result_layout(layout, side, t[0], t[1]).key() for t in kept_plays(layout, side, numbers, dice, context, rules, passed)}
+    return {
+        result_layout(layout, side, t[0], t[1]).key()
+        for t in kept_plays(layout, side, numbers, dice, context, rules, passed)
+    }
 
 
 def unplayed(numbers, kept: list) -> tuple[int, ...]:
@@ -227,7 +236,9 @@ def ends_game(layout: Layout, side: str, play, rules: Rules) -> bool:
     return game_over(play[0], play[1], layout.points(other(side)), layout.off[1 - me], rules)
 
 
-def next_segment(layout: Layout, side: str, numbers, dice, context: TurnContext, rules: Rules, owner: str, passed: bool):
+def next_segment(
+    layout: Layout, side: str, numbers, dice, context: TurnContext, rules: Rules, owner: str, passed: bool
+):
     """What follows the segment: (owner, numbers, passed), or None when the turn ends.
 
     When every legal play ends the game, nothing follows (cn.end.win, cn.draw.both-blocked); when only

@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from conftest import MINI_IDS, dedent
-
 from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
 from gammonspec.conformance.cases import load_all
 from gammonspec.conformance.rules import rulesets
@@ -28,6 +27,7 @@ def report(path) -> dict:
 
 
 # --- exit 0 and 1 --------------------------------------------------------------------------------
+
 
 def test_reference_engine_passes_the_real_suite(capsys):
     assert cli.main(["run", "-q"]) == 0
@@ -61,6 +61,7 @@ def test_skipping_engine_exits_0(mini_cli, capsys):
 
 # --- exit 2 --------------------------------------------------------------------------------------
 
+
 def test_unknown_ruleset(capsys):
     assert cli.main(["run", "--ruleset", "no-such-ruleset"]) == 2
     err = capsys.readouterr().err
@@ -75,7 +76,8 @@ def test_no_case_matches(mini_cli, capsys):
 def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
     bad = tmp_path / "cases" / "backgammon" / "bad.yaml"
     bad.parent.mkdir(parents=True)
-    bad.write_text(dedent("""
+    bad.write_text(
+        dedent("""
         game: backgammon
         cases:
           - id: broken
@@ -86,7 +88,8 @@ def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
             roll: [6, 9]
             expect: {count: 1}
             derivation: by hand, from the rules
-    """))
+    """)
+    )
     monkeypatch.setattr(cli, "suite", lambda: tuple(load_all(tmp_path / "cases")))
     assert cli.main(["run", "-q"]) == 2
     err = capsys.readouterr().err
@@ -146,6 +149,7 @@ def test_version(capsys):
 
 # --- reports -------------------------------------------------------------------------------------
 
+
 def test_json_report(mini_cli, tmp_path):
     path = tmp_path / "report.json"
     assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--json", str(path)]) == 1
@@ -160,7 +164,11 @@ def test_json_report(mini_cli, tmp_path):
     assert list(results) == MINI_IDS
     assert {k for k, r in results.items() if r["status"] == "failed"} == set(FAILING)
     spread = results["mini-spread-65"]
-    assert spread["ruleset"] == "backgammon" and spread["game"] == "backgammon" and spread["rules"] == ["bg.move.closed-point"]
+    assert (
+        spread["ruleset"] == "backgammon"
+        and spread["game"] == "backgammon"
+        and spread["rules"] == ["bg.move.closed-point"]
+    )
     assert spread["missing"] and set(spread["missing"]) <= {"13/7 13/8", "13/2"} and spread["extra"] == []
     assert results["mini-dance"]["status"] == "passed" and results["mini-dance"]["message"] == ""
 
@@ -182,7 +190,12 @@ def test_junit_report(mini_cli, tmp_path):
     assert root.tag == "testsuites"
     [suite] = list(root)
     assert suite.tag == "testsuite"
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("6", "3", "0", "0")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == (
+        "6",
+        "3",
+        "0",
+        "0",
+    )
     cases = {tc.get("name"): tc for tc in suite.iter("testcase")}
     assert list(cases) == MINI_IDS
     assert all(tc.get("classname") == "backgammon.backgammon" for tc in cases.values())
@@ -207,11 +220,15 @@ def test_junit_report_with_errors_and_skips(mini_cli, tmp_path, monkeypatch):
 
 # --- expected failures and filters ---------------------------------------------------------------
 
+
 def test_expect_fail_turns_known_failures_green(mini_cli, tmp_path, capsys):
     listing = tmp_path / "known.txt"
     listing.write_text("# known failures\nmini-spread-65\nbackgammon::mini-hit-65   # by ruleset\n\nmini-count-44\n")
     path = tmp_path / "r.json"
-    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing), "--json", str(path)]) == 0
+    assert (
+        cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing), "--json", str(path)])
+        == 0
+    )
     data = report(path)
     assert data["summary"]["xfailed"] == 3 and data["summary"]["failed"] == 0
     assert "3 xfailed" in capsys.readouterr().out
@@ -221,7 +238,10 @@ def test_expect_fail_listing_a_passing_case_fails_the_run(mini_cli, tmp_path):
     listing = tmp_path / "known.txt"
     listing.write_text("\n".join(FAILING + ["mini-dance"]) + "\n")
     path = tmp_path / "r.json"
-    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing), "--json", str(path)]) == 1
+    assert (
+        cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing), "--json", str(path)])
+        == 1
+    )
     results = {r["id"]: r for r in report(path)["results"]}
     assert results["mini-dance"]["status"] == "xpassed"
     assert report(path)["summary"]["xpassed"] == 1

@@ -68,6 +68,7 @@ def add(counts: dict[int, int], more: dict[int, int]) -> dict[int, int]:
 
 def side_checkers(rng: random.Random, style: str, free: list[int]) -> tuple[dict[int, int], int]:
     """({own point: count}, borne off) for one side in the given style, only on `free` own points."""
+
     def only(points):
         return [p for p in points if p in free]
 
@@ -249,7 +250,9 @@ def test_enumerator_follows_the_spec_examples() -> None:
     mid = TurnContext(False, 10, 0)
     # cn.home.frozen: from the 9-point with 5-2, 9/7/2 is allowed and 9/4/2 is not; the home checkers stay.
     layout = _layout({9: 1, 6: 14}, {24: 15})
-    assert segment_results(layout, "white", (5, 2), (5, 2), mid, rules, False) == {_layout({2: 1, 6: 14}, {24: 15}).key()}
+    assert segment_results(layout, "white", (5, 2), (5, 2), mid, rules, False) == {
+        _layout({2: 1, 6: 14}, {24: 15}).key()
+    }
     # cn.bearoff.exact-only: all on the 1-point with 2-1, the 1 bears one off and the 2 goes to the opponent.
     layout = _layout({1: 3}, {24: 15})
     assert segment_results(layout, "white", (2, 1), (2, 1), mid, rules, False) == {_layout({1: 2}, {24: 15}).key()}
@@ -260,7 +263,9 @@ def test_enumerator_follows_the_spec_examples() -> None:
     # cn.head.first-turn: a first-turn 6-6 from the start is 24/18(2); the other two 6s go to the opponent.
     start = _layout({24: 15}, {24: 15})
     first = TurnContext(True, 1, 0)
-    assert segment_results(start, "white", (6,) * 4, (6, 6), first, rules, False) == {_layout({18: 2, 24: 13}, {24: 15}).key()}
+    assert segment_results(start, "white", (6,) * 4, (6, 6), first, rules, False) == {
+        _layout({18: 2, 24: 13}, {24: 15}).key()
+    }
     assert next_segment(start, "white", (6,) * 4, (6, 6), first, rules, "white", False) == ("white", (6, 6), True)
     # cn.end.win: bearing off the last checker ends the turn, whatever is left.
     layout = _layout({2: 1}, {24: 15})

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from gammonspec.conformance import coverage
 from gammonspec.conformance.cases import load_all, load_file
 from gammonspec.conformance.notation import apply
@@ -56,6 +55,7 @@ def assert_error(err: DataError, path: Path, line: int, *fragments: str) -> None
 
 # --- good input ----------------------------------------------------------------------------------
 
+
 def test_good_file_loads(write):
     path = write("good.yaml", GOOD)
     [case] = load_file(path)
@@ -70,8 +70,14 @@ def test_good_file_loads(write):
 
 def test_explicit_bar_and_off(write):
     # `off` must be read as the word off, not as YAML 1.1's boolean false
-    path = write("off.yaml", variant(("position: start", "position: {white: {6: 4, bar: 1, off: 10}, black: {24: 15}}"),
-                                     ('- "24/13"', '- "bar/19"'), ('- "24/18 13/8"', '- "bar/20"')))
+    path = write(
+        "off.yaml",
+        variant(
+            ("position: start", "position: {white: {6: 4, bar: 1, off: 10}, black: {24: 15}}"),
+            ('- "24/13"', '- "bar/19"'),
+            ('- "24/18 13/8"', '- "bar/20"'),
+        ),
+    )
     [case] = load_file(path)
     lay = case.state.layout
     assert lay.points("white")[6 - 1] == 4 and lay.points("white")[24 - 1] == 0
@@ -80,8 +86,14 @@ def test_explicit_bar_and_off(write):
 
 
 def test_off_defaults_to_the_rest(write):
-    path = write("rest.yaml", variant(("position: start", "position: {white: {6: 4, 5: 1}, black: {12: 15}}"),
-                                      ('- "24/13"', '- "6/off 5/off"'), ('- "24/18 13/8"', '- "6/1 5/off"')))
+    path = write(
+        "rest.yaml",
+        variant(
+            ("position: start", "position: {white: {6: 4, 5: 1}, black: {12: 15}}"),
+            ('- "24/13"', '- "6/off 5/off"'),
+            ('- "24/18 13/8"', '- "6/1 5/off"'),
+        ),
+    )
     [case] = load_file(path)
     assert case.state.layout.off == (10, 0)
 
@@ -94,6 +106,7 @@ def test_load_all_reads_subfolders_in_order(tmp_path, write):
 
 
 # --- malformed YAML ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "old, new, line, fragment",
@@ -128,6 +141,7 @@ def test_unreadable_file(tmp_path):
 
 # --- schema violations ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "replacements, line, fragments",
     [
@@ -159,10 +173,14 @@ def test_empty_case_list(write):
 
 # --- impossible positions ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "position, fragments",
     [
-        ("{white: {13: 15}, black: {12: 15}}", ("impossible position", "white's point 13 (black's 12) holds checkers of both sides")),
+        (
+            "{white: {13: 15}, black: {12: 15}}",
+            ("impossible position", "white's point 13 (black's 12) holds checkers of both sides"),
+        ),
         ("{white: {13: 14}, black: {24: 15}, }", None),  # fine: one checker is off
         ("{white: {13: 10, 8: 10}, black: {24: 15}}", ("impossible position", "negative checker count", "board 20")),
         ("{white: {13: 10, off: 10}, black: {24: 15}}", ("impossible position", "white has 20 checkers")),
@@ -172,7 +190,13 @@ def test_empty_case_list(write):
     ],
 )
 def test_impossible_backgammon_position(write, position, fragments):
-    path = write("pos.yaml", variant(("position: start", f"position: {position}"), ("expect:\n      plays:\n        - \"24/13\"\n        - \"24/18 13/8\"", "expect: {count: 1}")))
+    path = write(
+        "pos.yaml",
+        variant(
+            ("position: start", f"position: {position}"),
+            ('expect:\n      plays:\n        - "24/13"\n        - "24/18 13/8"', "expect: {count: 1}"),
+        ),
+    )
     if fragments is None:
         load_file(path)
         return
@@ -180,25 +204,39 @@ def test_impossible_backgammon_position(write, position, fragments):
 
 
 def test_impossible_narde_positions(write):
-    base = variant(("game: backgammon", "game: narde"),
-                   ("expect:\n      plays:\n        - \"24/13\"\n        - \"24/18 13/8\"", "expect: {count: 1}"))
+    base = variant(
+        ("game: backgammon", "game: narde"),
+        ('expect:\n      plays:\n        - "24/13"\n        - "24/18 13/8"', "expect: {count: 1}"),
+    )
     bar = write("bar.yaml", base.replace("position: start", "position: {white: {24: 14, bar: 1}, black: {24: 15}}"))
     assert_error(error_of(bar), bar, 6, "impossible position", "white has checkers on the bar", "narde")
     # narde geometry: white's 13 is black's 1
-    same = write("same.yaml", base.replace("position: start", "position: {white: {24: 14, 13: 1}, black: {24: 14, 1: 1}}"))
+    same = write(
+        "same.yaml", base.replace("position: start", "position: {white: {24: 14, 13: 1}, black: {24: 14, 1: 1}}")
+    )
     assert_error(error_of(same), same, 6, "impossible position", "white's point 13 (black's 1)")
     # ... and white's 13 / black's 13 is fine in narde (black's 13 is white's 1)
-    fine = write("fine.yaml", base.replace("position: start", "position: {white: {24: 14, 13: 1}, black: {24: 14, 13: 1}}"))
+    fine = write(
+        "fine.yaml", base.replace("position: start", "position: {white: {24: 14, 13: 1}, black: {24: 14, 13: 1}}")
+    )
     assert load_file(fine)[0].state.layout.points("white")[13 - 1] == 1
 
 
 # --- duplicate ids -------------------------------------------------------------------------------
 
+
 def test_duplicate_id_across_files(tmp_path, write):
     first = write("a/first.yaml", GOOD)
-    second = write("b/second.yaml", GOOD.replace("cases:\n", "cases:\n  - id: other\n    rules: [bg.x.y]\n    title: t\n"
-                                                  "    position: start\n    turn: black\n    roll: [1, 2]\n"
-                                                  "    expect: {count: 1}\n    derivation: by hand from rule x\n", 1))
+    second = write(
+        "b/second.yaml",
+        GOOD.replace(
+            "cases:\n",
+            "cases:\n  - id: other\n    rules: [bg.x.y]\n    title: t\n"
+            "    position: start\n    turn: black\n    roll: [1, 2]\n"
+            "    expect: {count: 1}\n    derivation: by hand from rule x\n",
+            1,
+        ),
+    )
     with pytest.raises(DataError) as info:
         load_all(tmp_path)
     assert_error(info.value, second, 11, "duplicate case id 'one'", f"first at {first}:3")
@@ -214,8 +252,14 @@ def test_duplicate_id_in_one_file(tmp_path, write):
 
 # --- switches, options, rules --------------------------------------------------------------------
 
+
 def test_unknown_switch_in_case_requires(write):
-    path = write("sw.yaml", variant(("    turn: white\n", "    turn: white\n    requires:\n      hitting: blots\n      flavour: vanilla\n")))
+    path = write(
+        "sw.yaml",
+        variant(
+            ("    turn: white\n", "    turn: white\n    requires:\n      hitting: blots\n      flavour: vanilla\n")
+        ),
+    )
     assert_error(error_of(path), path, 10, "unknown switch 'flavour'", "case one")
 
 
@@ -230,8 +274,13 @@ def test_unknown_switch_value(write):
 
 
 def test_file_requires_are_merged_into_cases(write):
-    path = write("sw.yaml", variant(("game: backgammon\n", "game: backgammon\nrequires: {hitting: blots}\n"),
-                                    ("    turn: white\n", "    turn: white\n    requires: {cube: doubling}\n")))
+    path = write(
+        "sw.yaml",
+        variant(
+            ("game: backgammon\n", "game: backgammon\nrequires: {hitting: blots}\n"),
+            ("    turn: white\n", "    turn: white\n    requires: {cube: doubling}\n"),
+        ),
+    )
     assert load_file(path)[0].requires == {"hitting": "blots", "cube": "doubling"}
 
 
@@ -245,7 +294,9 @@ def test_bad_options(write, options, fragment):
 
 
 def test_unknown_rule_is_a_coverage_problem(write):
-    path = write("rule.yaml", variant(("rules: [bg.move.closed-point]", "rules: [bg.move.closed-point, zz.no-such-rule]")))
+    path = write(
+        "rule.yaml", variant(("rules: [bg.move.closed-point]", "rules: [bg.move.closed-point, zz.no-such-rule]"))
+    )
     cases = tuple(load_file(path))
     found = [p for p in coverage.problems(cases) if "zz.no-such-rule" in p]
     assert found == [f"{path}:3: case one names unknown rule zz.no-such-rule"]
@@ -253,6 +304,7 @@ def test_unknown_rule_is_a_coverage_problem(write):
 
 
 # --- plays ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "play, fragment",
@@ -271,15 +323,29 @@ def test_play_that_cannot_be_made(write, play, fragment):
 
 
 def test_play_in_flow_list(write):
-    path = write("flow.yaml", variant(('plays:\n        - "24/13"\n        - "24/18 13/8"', 'plays: ["24/13", "23/17"]')))
+    path = write(
+        "flow.yaml", variant(('plays:\n        - "24/13"\n        - "24/18 13/8"', 'plays: ["24/13", "23/17"]'))
+    )
     assert_error(error_of(path), path, 10, "play '23/17'", "no checker on point 23")
 
 
 def test_includes_and_excludes_are_checked_too(write):
-    inc = write("inc.yaml", variant(('plays:\n        - "24/13"\n        - "24/18 13/8"', 'includes:\n        - "24/13"\n        - "22/16"')))
+    inc = write(
+        "inc.yaml",
+        variant(
+            ('plays:\n        - "24/13"\n        - "24/18 13/8"', 'includes:\n        - "24/13"\n        - "22/16"')
+        ),
+    )
     assert_error(error_of(inc), inc, 12, "play '22/16'", "no checker on point 22")
-    exc = write("exc.yaml", variant(('plays:\n        - "24/13"\n        - "24/18 13/8"',
-                                      'excludes:\n        - {play: "24/13", reason: point-closed}\n        - {play: "13/1", reason: point-closed}')))
+    exc = write(
+        "exc.yaml",
+        variant(
+            (
+                'plays:\n        - "24/13"\n        - "24/18 13/8"',
+                'excludes:\n        - {play: "24/13", reason: point-closed}\n        - {play: "13/1", reason: point-closed}',
+            )
+        ),
+    )
     assert_error(error_of(exc), exc, 12, "play '13/1'", "point 1 is held by black")
 
 

@@ -16,11 +16,9 @@ import os
 import random
 
 import pytest
-
 from gammonspec.conformance.rules import rulesets
 from gammonspec.conformance.state import CHECKERS, HEAD, Layout, TurnContext, mirror
 from gammonspec.reference.movegen import legal_plays
-
 from independent_narde import legal_results
 
 N = int(os.environ.get("GAMMONSPEC_PROPERTY_N", "1500"))
@@ -43,6 +41,7 @@ def spread(rng: random.Random, n: int, points: list[int], most: int) -> dict[int
 
 def side_checkers(rng: random.Random, style: str, free: list[int]) -> tuple[dict[int, int], int]:
     """({own point: count}, borne off) for one side in the given style, only on `free` own points."""
+
     def only(points):
         return [p for p in points if p in free]
 
@@ -119,7 +118,7 @@ def test_reference_matches_independent_enumerator(ruleset: str) -> None:
     rules = rulesets()[ruleset].rules()
     bad = []
     for layout, side, dice, context in samples(SEED, N):
-        engine = {l.key() for l in legal_plays(layout, side, dice, context, rules)}
+        engine = {result.key() for result in legal_plays(layout, side, dice, context, rules)}
         mine = legal_results(layout, side, dice, context, rules)
         if engine != mine:
             bad.append(

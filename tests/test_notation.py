@@ -6,11 +6,10 @@ import random
 
 import pytest
 from conftest import layout
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from gammonspec.conformance.notation import BAR, OFF, NotationError, apply, describe, parse
 from gammonspec.conformance.state import SIDES, Layout, Side, other, start_layout
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 START = start_layout("backgammon")
 
@@ -20,6 +19,7 @@ def points(lay: Layout, side: Side) -> dict[int, int]:
 
 
 # --- parse ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "play, paths",
@@ -75,6 +75,7 @@ def test_parse_rejects_zero_repetitions():
 
 
 # --- apply ---------------------------------------------------------------------------------------
+
 
 def test_apply_two_checkers():
     after = apply(START, "white", "24/18 13/10")
@@ -184,6 +185,7 @@ def test_narde_single_checker_is_not_a_blot():
 
 # --- describe ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "before, side, play, description",
     [
@@ -272,4 +274,3 @@ def test_describe_round_trips_many_hits():
         assert apply(before, side, text) == after, (before.key(), made, text)
         hits += "*" in text
     assert hits > 8  # the sample exercised hitting
-

@@ -6,11 +6,10 @@ import base64
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from gammonspec.conformance.position_ids import decode_gnubg, decode_xgid, encode_gnubg, encode_xgid
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, StateError, mirror, start_layout
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 START = start_layout("backgammon")
 START_GNUBG = "4HPwATDgc/ABMA"
@@ -62,9 +61,7 @@ def test_position_id_with_a_checker_on_the_bar() -> None:
     # from the bar (bar/22, bar/23), so the side on roll is the one with a checker on the bar:
     # the second half of the key, as GNU Backgammon writes it.
     decoded = decode_gnubg("4OvgATDgc+QBUA", "white")
-    assert decoded == layout(
-        {6: 5, 8: 3, 11: 1, 13: 4, 24: 1}, {6: 5, 7: 1, 8: 3, 13: 4, 24: 2}, bar=(1, 0)
-    )
+    assert decoded == layout({6: 5, 8: 3, 11: 1, 13: 4, 24: 1}, {6: 5, 7: 1, 8: 3, 13: 4, 24: 2}, bar=(1, 0))
     assert decoded.on_bar("white") == 1 and decoded.on_bar("black") == 0
     # white's entry points 22 (with the 3) and 23 (with the 2) are open: black's 3- and 2-points.
     assert black_on(decoded, 22) == 0 and black_on(decoded, 23) == 0
@@ -145,9 +142,7 @@ def test_xgid_top_player_on_roll() -> None:
     # Same deck: a cube decision for the top player (turn -1) at 2-4 in a 7-point match.
     lay, turn, dice = decode_xgid("XGID=-----bFCB---bB---c-ccA-bA-:0:0:-1:00:2:4:0:7:10")
     assert (turn, dice) == ("black", None)
-    assert lay == layout(
-        {6: 6, 7: 3, 8: 2, 13: 2, 21: 1, 24: 1}, {2: 2, 5: 3, 6: 3, 8: 3, 13: 2, 20: 2}
-    )
+    assert lay == layout({6: 6, 7: 3, 8: 2, 13: 2, 21: 1, 24: 1}, {2: 2, 5: 3, 6: 3, 8: 3, 13: 2, 20: 2})
     assert decode_xgid(encode_xgid(lay, "black"))[:2] == (lay, "black")
 
 
@@ -182,11 +177,7 @@ def random_layout(rng: random.Random) -> Layout:
         for _ in range(CHECKERS):
             while True:
                 where = rng.choice(range(26)) if rng.random() < 0.15 else rng.randrange(spread)
-                blocked = (
-                    side == "black"
-                    and where < 24
-                    and counts["white"][mirror("backgammon", where + 1) - 1]
-                )
+                blocked = side == "black" and where < 24 and counts["white"][mirror("backgammon", where + 1) - 1]
                 if not blocked:
                     break
             slots[where] += 1

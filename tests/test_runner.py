@@ -7,7 +7,6 @@ from dataclasses import replace
 import fake_engines as fe
 import pytest
 from conftest import MINI_IDS
-
 from gammonspec.conformance import reports
 from gammonspec.conformance.cases import digest, load_file
 from gammonspec.conformance.engine import EngineInfo
@@ -37,6 +36,7 @@ def dropped_play(case) -> str:
 
 # --- correct and wrong engines -------------------------------------------------------------------
 
+
 def test_mini_suite_ids(mini):
     assert [c.id for c in mini] == MINI_IDS
 
@@ -48,15 +48,25 @@ def test_reference_engine_passes(mini):
     assert all(not (o.message or o.missing or o.extra or o.stderr) for o in results.values())
     assert reports.ok(list(results.values()))
     assert reports.summary(list(results.values())) == {
-        "total": 6, "passed": 6, "failed": 0, "skipped": 0, "errored": 0, "xfailed": 0, "xpassed": 0,
+        "total": 6,
+        "passed": 6,
+        "failed": 0,
+        "skipped": 0,
+        "errored": 0,
+        "xfailed": 0,
+        "xpassed": 0,
     }
 
 
 def test_missing_play(mini):
     results = outcomes(fe.DropOne(), mini)
     assert statuses(results) == {
-        "mini-spread-65": "failed", "mini-hit-65": "failed", "mini-count-44": "failed",
-        "mini-dance": "passed", "mini-gammon": "passed", "mini-not-over": "passed",
+        "mini-spread-65": "failed",
+        "mini-hit-65": "failed",
+        "mini-count-44": "failed",
+        "mini-dance": "passed",
+        "mini-gammon": "passed",
+        "mini-not-over": "passed",
     }
     for cid in ("mini-spread-65", "mini-hit-65"):
         o, play = results[cid], dropped_play(results[cid].case)
@@ -84,7 +94,9 @@ def test_extra_play(mini):
 
 
 def test_extra_play_with_a_hit_is_written_with_a_star(write):
-    path = write("hit.yaml", """\
+    path = write(
+        "hit.yaml",
+        """\
         game: backgammon
         cases:
           - id: blot-ahead
@@ -97,7 +109,8 @@ def test_extra_play_with_a_hit_is_written_with_a_star(write):
             derivation: >-
               by hand: white's 21 is black's 4, a blot; white's 24 is black's 1 (closed). 1s: 22/21*, 6/5;
               2s: 22/20, 6/4. Both numbers must be played: six distinct positions.
-    """)
+    """,
+    )
     [case] = load_file(path)
 
     class HitOnly(fe.Reference):
@@ -165,6 +178,7 @@ def test_result_for_a_game_not_over(mini):
     class AlwaysOver(fe.Reference):
         def game_result(self, state, rules):
             from gammonspec.conformance.engine import GameResult
+
             return GameResult("black", "single", 1)
 
     o = outcomes(AlwaysOver(), mini)["mini-not-over"]
@@ -172,6 +186,7 @@ def test_result_for_a_game_not_over(mini):
 
 
 # --- errors and skips ----------------------------------------------------------------------------
+
 
 def test_engine_exception_is_errored_and_the_run_goes_on(mini):
     results = outcomes(fe.Raises(), mini)
@@ -250,11 +265,16 @@ cases:
 
 # --- expected failures ---------------------------------------------------------------------------
 
+
 def test_expected_failures(mini):
     results = outcomes(fe.DropOne(), mini, {"mini-spread-65", "backgammon::mini-hit-65", "backgammon::mini-count-44"})
     assert statuses(results) == {
-        "mini-spread-65": "xfailed", "mini-hit-65": "xfailed", "mini-count-44": "xfailed",
-        "mini-dance": "passed", "mini-gammon": "passed", "mini-not-over": "passed",
+        "mini-spread-65": "xfailed",
+        "mini-hit-65": "xfailed",
+        "mini-count-44": "xfailed",
+        "mini-dance": "passed",
+        "mini-gammon": "passed",
+        "mini-not-over": "passed",
     }
     assert results["mini-spread-65"].missing == [dropped_play(results["mini-spread-65"].case)]  # the detail stays
     assert reports.ok(list(results.values()))
@@ -279,6 +299,7 @@ def test_errored_and_skipped_stay_under_expect_fail(mini):
 
 
 # --- planning ------------------------------------------------------------------------------------
+
 
 def ruleset(name: str, game: str = "backgammon", options=None, **switches: str) -> Ruleset:
     base = dict(BACKGAMMON.switches)
@@ -343,22 +364,31 @@ def plan_rulesets():
     }
 
 
-def pairs(cases, sets, filters=Filters()) -> list[tuple[str, str]]:
-    return [(c.id, rs.name) for c, rs in plan(cases, sets, filters)]
+def pairs(cases, sets, filters: Filters | None = None) -> list[tuple[str, str]]:
+    return [(c.id, rs.name) for c, rs in plan(cases, sets, filters or Filters())]
 
 
 def test_plan_respects_requires_options_and_game(plan_cases, plan_rulesets):
-    assert sorted(pairs(plan_cases, plan_rulesets)) == sorted([
-        ("any-rules", "plain"), ("any-rules", "chain"), ("any-rules", "gentle"),
-        ("needs-chain", "chain"),
-        ("needs-jacoby", "plain"),
-        ("needs-no-hitting", "gentle"),
-    ])
+    assert sorted(pairs(plan_cases, plan_rulesets)) == sorted(
+        [
+            ("any-rules", "plain"),
+            ("any-rules", "chain"),
+            ("any-rules", "gentle"),
+            ("needs-chain", "chain"),
+            ("needs-jacoby", "plain"),
+            ("needs-no-hitting", "gentle"),
+        ]
+    )
 
 
 def test_plan_filters(plan_cases, plan_rulesets):
-    assert pairs(plan_cases, plan_rulesets, Filters(rulesets=("chain",))) == [("any-rules", "chain"), ("needs-chain", "chain")]
-    assert pairs(plan_cases, plan_rulesets, Filters(cases=("needs-*",), rulesets=("plain",))) == [("needs-jacoby", "plain")]
+    assert pairs(plan_cases, plan_rulesets, Filters(rulesets=("chain",))) == [
+        ("any-rules", "chain"),
+        ("needs-chain", "chain"),
+    ]
+    assert pairs(plan_cases, plan_rulesets, Filters(cases=("needs-*",), rulesets=("plain",))) == [
+        ("needs-jacoby", "plain")
+    ]
     assert pairs(plan_cases, plan_rulesets, Filters(rules=("bg.hit.*",))) == [("needs-no-hitting", "gentle")]
     assert pairs(plan_cases, plan_rulesets, Filters(games=("narde",))) == []
     assert pairs(plan_cases, plan_rulesets, Filters(cases=("nothing",))) == []
@@ -386,10 +416,16 @@ def test_engine_is_told_the_ruleset_and_options(write, plan_cases, plan_rulesets
             return super().legal_plays(state, rules)
 
     list(run(Recorder(), plan(plan_cases, plan_rulesets, Filters())))
-    assert sorted(seen) == sorted([
-        ("plain", "four-moves", (("jacoby", False),)), ("chain", "chain", ()), ("gentle", "four-moves", ()),
-        ("chain", "chain", ()), ("plain", "four-moves", (("jacoby", True),)), ("gentle", "four-moves", ()),
-    ])
+    assert sorted(seen) == sorted(
+        [
+            ("plain", "four-moves", (("jacoby", False),)),
+            ("chain", "chain", ()),
+            ("gentle", "four-moves", ()),
+            ("chain", "chain", ()),
+            ("plain", "four-moves", (("jacoby", True),)),
+            ("gentle", "four-moves", ()),
+        ]
+    )
 
 
 def test_progress_wraps_the_plan(mini):

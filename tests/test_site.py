@@ -16,8 +16,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("mkdocs", reason="the site extra is not installed")
     out = tmp_path_factory.mktemp("site")
     run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "site" / "mkdocs.yml"), "-d", str(out)],
-        capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-q",
+            "-f",
+            str(ROOT / "site" / "mkdocs.yml"),
+            "-d",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
     )
     assert run.returncode == 0, run.stderr
     return out

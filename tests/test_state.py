@@ -6,9 +6,20 @@ import random
 
 import pytest
 from conftest import layout
-
 from gammonspec.conformance.state import (
-    CHECKERS, GAMES, HEAD, SIDES, Cube, Layout, Match, Segment, State, StateError, TurnContext, mirror, other,
+    CHECKERS,
+    GAMES,
+    HEAD,
+    SIDES,
+    Cube,
+    Layout,
+    Match,
+    Segment,
+    State,
+    StateError,
+    TurnContext,
+    mirror,
+    other,
     start_layout,
 )
 
@@ -18,7 +29,7 @@ def random_layout(rng: random.Random, game: str) -> Layout:
     white = [0] * 24
     black = [0] * 24
     bar, off = [0, 0], [0, 0]
-    for i, (mine, theirs, side) in enumerate(((white, black, "white"), (black, white, "black"))):
+    for i, (mine, theirs) in enumerate(((white, black), (black, white))):
         for _ in range(CHECKERS):
             where = rng.random()
             if where < 0.1:
@@ -34,6 +45,7 @@ def random_layout(rng: random.Random, game: str) -> Layout:
 
 
 # --- geometry ------------------------------------------------------------------------------------
+
 
 def test_other():
     assert other("white") == "black" and other("black") == "white"
@@ -65,6 +77,7 @@ def test_narde_heads_are_diagonally_opposite():
 
 # --- start positions -----------------------------------------------------------------------------
 
+
 def test_backgammon_start():
     start = start_layout("backgammon")
     start.validate()
@@ -84,6 +97,7 @@ def test_narde_start(game):
 
 
 # --- validation ----------------------------------------------------------------------------------
+
 
 def test_valid_layout_passes():
     layout("backgammon", {24: 2, 13: 5, "bar": 1, "off": 7}, {6: 15}).validate()
@@ -130,7 +144,9 @@ def test_negative_count_on_black():
 def test_backgammon_both_sides_on_one_point(point):
     # white's p is black's 25 - p
     bad = layout("backgammon", {point: 1, "off": 14}, {25 - point: 1, "off": 14})
-    with pytest.raises(StateError, match=f"white's point {point} \\(black's {25 - point}\\) holds checkers of both sides"):
+    with pytest.raises(
+        StateError, match=f"white's point {point} \\(black's {25 - point}\\) holds checkers of both sides"
+    ):
         bad.validate()
 
 
@@ -178,6 +194,7 @@ def test_unknown_game_and_wrong_point_count():
 
 
 # --- keys and the wire ---------------------------------------------------------------------------
+
 
 def test_key_is_canonical():
     a = layout("backgammon", {13: 15}, {24: 15})
@@ -244,7 +261,9 @@ def test_state_wire_round_trip(game):
     for _ in range(100):
         owner = rng.choice(SIDES)
         state = State(
-            random_layout(rng, game), rng.choice(SIDES), (rng.randint(1, 6), rng.randint(1, 6)),
+            random_layout(rng, game),
+            rng.choice(SIDES),
+            (rng.randint(1, 6), rng.randint(1, 6)),
             TurnContext(rng.random() < 0.5, rng.randint(0, 9), rng.randint(0, 2)),
             Cube(rng.choice((1, 2, 4, 64)), rng.choice((None, "white", "black"))),
             rng.choice((None, Segment(owner, (rng.randint(1, 6),) * rng.randint(1, 4), rng.random() < 0.5))),
@@ -258,7 +277,15 @@ def test_state_wire_round_trip(game):
 def test_state_wire_is_json_shaped():
     import json
 
-    state = State(start_layout("narde"), "black", (3, 3), TurnContext(True, 0, 1), Cube(2, "white"), Segment("white", (4, 4), True), Match(5, (1, 3), True))
+    state = State(
+        start_layout("narde"),
+        "black",
+        (3, 3),
+        TurnContext(True, 0, 1),
+        Cube(2, "white"),
+        Segment("white", (4, 4), True),
+        Match(5, (1, 3), True),
+    )
     assert State.from_wire(json.loads(json.dumps(state.to_wire()))) == state
 
 
@@ -310,5 +337,10 @@ def test_with_layout():
     state = State(start_layout("backgammon"), "white", (6, 5), cube=Cube(4, "black"))
     other_layout = layout("backgammon", {13: 15}, {24: 15})
     moved = state.with_layout(other_layout)
-    assert moved.layout == other_layout and moved.dice == (6, 5) and moved.cube == Cube(4, "black") and moved.turn == "white"
+    assert (
+        moved.layout == other_layout
+        and moved.dice == (6, 5)
+        and moved.cube == Cube(4, "black")
+        and moved.turn == "white"
+    )
     assert state.layout == start_layout("backgammon")

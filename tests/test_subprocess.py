@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from conftest import ENGINES, MINI_IDS
-
 from gammonspec.conformance import PROTOCOL_VERSION
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.protocol import ProtocolError, compatible, decode, serve
@@ -72,6 +71,7 @@ def run_mini(engine, mini):
 
 # --- the reference engine over the protocol ------------------------------------------------------
 
+
 def test_serve_gives_the_same_results_as_in_process_for_the_whole_suite(spawn):
     pairs = plan(suite(), rulesets(), Filters())
     assert pairs
@@ -104,6 +104,7 @@ def test_fake_engine_behaves_when_not_triggered(fake, mini):
 
 # --- failures during a run -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "mode, message, stderr",
     [
@@ -117,7 +118,10 @@ def test_fake_engine_behaves_when_not_triggered(fake, mini):
 def test_process_failure_is_errored_and_the_engine_restarts(fake, mini, mode, message, stderr):
     engine = fake(mode, timeout=TIMEOUT)
     results = run_mini(engine, mini)
-    assert {k: o.status for k, o in results.items()} == {**dict.fromkeys(MINI_IDS, "passed"), "mini-count-44": "errored"}
+    assert {k: o.status for k, o in results.items()} == {
+        **dict.fromkeys(MINI_IDS, "passed"),
+        "mini-count-44": "errored",
+    }
     failed = results["mini-count-44"]
     assert failed.message.startswith("EngineFailure: ") and message in failed.message
     assert "fake_process.py" in failed.message  # names the engine command
@@ -164,6 +168,7 @@ def test_impossible_position_in_an_answer_is_errored(fake, mini):
 
 
 # --- handshake failures --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "mode, message",
@@ -214,6 +219,7 @@ def test_close_says_bye(spawn):
 
 # --- the server side -----------------------------------------------------------------------------
 
+
 def converse(*messages, engine=None) -> tuple[list[dict], int]:
     stdin = io.StringIO("".join((m if isinstance(m, str) else json.dumps(m)) + "\n" for m in messages))
     stdout = io.StringIO()
@@ -255,7 +261,9 @@ def test_serve_reports_engine_errors_and_bad_states(capsys):
     four = State(start_layout("backgammon"), "white", (4, 4))
     bad = query("legal-plays", "bad", four)
     bad["state"]["position"]["white"][0] = 1  # sixteen checkers
-    replies, _ = converse(query("legal-plays", "x", four), query("legal-plays", "skip", four), bad, engine=fake_engines.Raises())
+    replies, _ = converse(
+        query("legal-plays", "x", four), query("legal-plays", "skip", four), bad, engine=fake_engines.Raises()
+    )
     assert replies[0] == {"type": "error", "id": "x", "message": "RuntimeError: kaboom on 4-4"}
     assert "kaboom" in capsys.readouterr().err  # the traceback goes to stderr
     assert replies[2]["type"] == "error" and replies[2]["message"].startswith("bad state:")
@@ -303,7 +311,13 @@ def test_every_request_the_runner_sends_is_schema_valid() -> None:
     outcomes = [run_one(engine, case, ruleset) for case, ruleset in plan(suite(), rulesets(), Filters())]
     assert all(o.status == "passed" for o in outcomes), [o.message for o in outcomes if o.status != "passed"][:3]
     assert {m["type"] for m in sent} == {
-        "legal-plays", "game-result", "opening", "next-segment", "may-double", "cube-action", "match-after-game",
+        "legal-plays",
+        "game-result",
+        "opening",
+        "next-segment",
+        "may-double",
+        "cube-action",
+        "match-after-game",
     }
     for message in sent:
         protocol.check("to_engine", message)

@@ -46,8 +46,15 @@ def main() -> int:
             if MODE == "hang-at-hello":
                 warn("thinking about the handshake")
                 time.sleep(30)
-            say({"type": "hello", "protocol": "2.0" if MODE == "proto2" else table["protocol"],
-                 "name": f"fake-{MODE}", "version": "0.0", "rulesets": table["rulesets"]})
+            say(
+                {
+                    "type": "hello",
+                    "protocol": "2.0" if MODE == "proto2" else table["protocol"],
+                    "name": f"fake-{MODE}",
+                    "version": "0.0",
+                    "rulesets": table["rulesets"],
+                }
+            )
             continue
         rid = message["id"]
         reply = answers.get(key(message), {"type": "error", "message": "no recorded answer"})
