@@ -78,7 +78,7 @@ def apply(layout: Layout, side: Side, play: str) -> Layout:
         layout.game, points["white"], points["black"], (bar["white"], bar["black"]), (off["white"], off["black"])
     )
     try:
-        result.validate()
+        result.validate(reachable=False)
     except StateError as exc:
         raise NotationError(str(exc)) from None
     return result

@@ -89,8 +89,11 @@ class Layout:
         layout.validate()
         return layout
 
-    def validate(self) -> None:
-        """Reject impossible layouts with a message saying what is wrong."""
+    def validate(self, reachable: bool = True) -> None:
+        """Reject impossible layouts with a message saying what is wrong.
+
+        With `reachable` False, only the counts are checked (how the harness judges the result of a
+        play that a case names as illegal, e.g. bearing off before all checkers are home)."""
         if self.game not in GAMES:
             raise StateError(f"unknown game {self.game!r} (expected one of {', '.join(GAMES)})")
         for side in SIDES:
@@ -112,6 +115,14 @@ class Layout:
         for p in range(1, 25):
             if self.white[p - 1] and self.black[mirror(self.game, p) - 1]:
                 raise StateError(f"white's point {p} (black's {mirror(self.game, p)}) holds checkers of both sides")
+        if not reachable or self.game == "backgammon":
+            return
+        for side in SIDES:  # without hitting, nothing leaves the home board once bearing off has begun
+            if self.borne_off(side) and any(self.points(side)[6:]):
+                raise StateError(
+                    f"{side} has borne off checkers but still has some outside its home board, impossible in"
+                    f" {self.game}: bearing off needs all fifteen home, and without hitting none can leave it"
+                )
 
 
 @dataclass(frozen=True)

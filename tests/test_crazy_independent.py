@@ -82,8 +82,8 @@ def side_checkers(rng: random.Random, style: str, free: list[int]) -> tuple[dict
         return spread(rng, CHECKERS - off, only(range(1, 7)), rng.randint(1, 6)), off
     if style == "late":  # all but one to three home: the last ones come in, then bear off or not
         out = rng.randint(1, 3)
-        off = rng.choice([0, 0, rng.randint(1, 8)])
-        counts = spread(rng, CHECKERS - off - out, only(range(1, 7)), 6)
+        off = 0  # none can be off while some are outside: bearing off needs all fifteen home
+        counts = spread(rng, CHECKERS - out, only(range(1, 7)), 6)
         return add(counts, spread(rng, out, only(range(7, 14)), 3)), off
     if style == "frozen":  # many home, the rest just outside: frozen home checkers, entering ones stop
         inside = rng.randint(4, 12)

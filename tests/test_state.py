@@ -32,7 +32,7 @@ def random_layout(rng: random.Random, game: str) -> Layout:
     for i, (mine, theirs) in enumerate(((white, black), (black, white))):
         for _ in range(CHECKERS):
             where = rng.random()
-            if where < 0.1:
+            if where < 0.1 and game == "backgammon":  # Narde: off only once all are home
                 off[i] += 1
             elif where < 0.15 and game == "backgammon":
                 bar[i] += 1
@@ -344,3 +344,17 @@ def test_with_layout():
         and moved.turn == "white"
     )
     assert state.layout == start_layout("backgammon")
+
+
+def test_narde_side_with_checkers_off_must_be_all_home() -> None:
+    """Without hitting nothing leaves the home board, so borne-off checkers mean all the rest are home."""
+    white = [0] * 24
+    white[6] = 1  # one on its 7-point
+    white[2] = 2
+    black = [0] * 24
+    black[23] = 15
+    layout = Layout("narde", tuple(white), tuple(black), off=(12, 0))
+    with pytest.raises(StateError, match="borne off checkers but still has some outside its home board"):
+        layout.validate()
+    layout.validate(reachable=False)  # counts alone are fine: the harness judges illegal plays' results this way
+    Layout("backgammon", tuple(white), tuple(reversed(black)), off=(12, 0)).validate()  # a hit checker may be out
