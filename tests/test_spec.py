@@ -1,0 +1,66 @@
+"""The spec as a whole: every clause covered or excused, the disagreement matrix complete, rule IDs findable in code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gammonspec.conformance.cases import suite
+from gammonspec.conformance.coverage import MIN_CASES, cases_by_rule, clauses, problems
+from gammonspec.conformance.matrix import fill
+from gammonspec.conformance.rules import registry, rulesets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_clause_is_covered_or_excused() -> None:
+    assert problems(suite()) == []
+    by_rule = cases_by_rule(suite())
+    for clause in clauses().values():
+        if clause.status == "testable":
+            assert len(by_rule[clause.id]) >= MIN_CASES, clause.id
+        else:
+            assert clause.reason, clause.id
+    assert not [c.id for c in clauses().values() if c.status == "deferred"], "no clause is left for later"
+
+
+def test_every_source_has_a_spec_page_with_clauses() -> None:
+    cited = " ".join(path.read_text() for path in (ROOT / "spec").glob("*.md"))
+    for source in ("vog-backgammon", "narde-guide", "narde-variant", "vog-crazy-narde", "gul-bara"):
+        assert f"**Source:** `{source}`" in cited or f"`{source}`, " in cited, source
+    for prefix, page in (("bg.", "backgammon.md"), ("nd.", "narde.md"), ("cn.", "crazy-narde.md")):
+        assert any(c.id.startswith(prefix) and c.path.name == page for c in clauses().values())
+
+
+def test_combined_matrix_lists_every_disagreement_of_the_sources() -> None:
+    table = fill("<!-- disagreements: all -->")
+    topics = {spec["topic"] for spec in registry()["switches"].values()}
+    for topic in (
+        "opening",
+        "doubles",
+        "unplayable numbers",
+        "head rule",
+        "six-block",
+        "bear-off",
+        "scoring",
+        "draws",
+        "doubling cube",
+    ):
+        assert topic in topics
+        assert f"| {topic} |" in table, topic
+    for name in rulesets():
+        assert f"`{name}`" in table
+
+
+def test_rulesets_and_sources_use_registered_switch_values() -> None:
+    for name, spec in registry()["switches"].items():
+        taken = {rs.switches[name] for rs in rulesets().values()}
+        assert taken <= set(spec["values"]), name
+        assert set(spec["sources"]) <= set(spec["values"]), name
+
+
+def test_rule_ids_in_the_reference_engine_exist_in_the_spec() -> None:
+    code = " ".join(path.read_text() for path in (ROOT / "reference").glob("*.py"))
+    named = set(re.findall(r"\b((?:bg|nd|cn)\.[a-z]+\.[a-z0-9-]+)", code))
+    assert named, "the engine's docstrings name rule IDs"
+    assert named <= set(clauses()), sorted(named - set(clauses()))
