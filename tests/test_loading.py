@@ -372,3 +372,72 @@ def test_legal_plays_case_needs_a_roll(write):
 def test_result_expectation_in_a_plays_case(write):
     path = write("mixed.yaml", variant(('plays:\n        - "24/13"\n        - "24/18 13/8"', "not_over: true")))
     assert_error(error_of(path), path, 9, "not_over is not an expectation of legal plays")
+
+
+# --- scenarios -----------------------------------------------------------------------------------
+
+SCENARIO = """\
+game: crazy-narde
+cases:
+  - id: chain
+    rules: [cn.doubles.chain]
+    title: a chain
+    query: scenario
+    position: start
+    turn: white
+    context: {first_turn: false, rolls_in_game: 5}
+    steps:
+      - roll: [5, 5]
+        play: "24/4"
+        next: {numbers: [6, 6, 6, 6]}
+      - numbers: [6, 6, 6, 6]
+        play: "24/18"
+        next: null
+    derivation: by hand, from the rules
+"""
+
+
+def scenario(*replacements: tuple[str, str]) -> str:
+    text = SCENARIO
+    for old, new in replacements:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def test_scenario_loads_with_its_segments(write):
+    (case,) = load_file(write("s.yaml", SCENARIO))
+    first, second = case.steps
+    assert first.check_next and first.next is not None and first.next.numbers == (6, 6, 6, 6)
+    assert second.state.segment == first.next and second.state.context.head_moves == 1
+    assert case.queries == {"legal-plays", "next-segment"}
+
+
+def test_scenario_that_stops_mid_turn_is_rejected(write):
+    path = write(
+        "s.yaml",
+        scenario(
+            (
+                '        play: "24/18"\n        next: null\n',
+                '        play: "24/18"\n        next: {numbers: [3], passed: true}\n',
+            )
+        ),
+    )
+    assert_error(error_of(path), path, 3, "stops in the middle of a turn")
+
+
+def test_scenario_segment_not_due_is_rejected(write):
+    path = write("s.yaml", scenario(("      - numbers: [6, 6, 6, 6]\n", "      - numbers: [4, 4, 4, 4]\n")))
+    assert_error(error_of(path), path, 14, "no segment [4, 4, 4, 4] is due")
+
+
+def test_scenario_wrong_side_is_rejected(write):
+    path = write(
+        "s.yaml", scenario(("      - numbers: [6, 6, 6, 6]\n", "      - numbers: [6, 6, 6, 6]\n        turn: black\n"))
+    )
+    assert_error(error_of(path), path, 15, "it is white's turn, not black's")
+
+
+def test_next_game_needs_a_result_first(write):
+    path = write("s.yaml", scenario(("        next: null\n", "        next: null\n      - next_game: true\n")))
+    assert_error(error_of(path), path, 17, "next_game needs the game's result first")
