@@ -22,6 +22,7 @@ from .rules import Rules
 from .state import Cube, Layout, Match, Segment, Side, State
 
 STDERR_LINES = 40
+STARTUP_TIMEOUT = 60.0  # seconds for a new process to answer the handshake (separate from the request limit)
 
 
 class EngineFailure(RuntimeError):
@@ -33,8 +34,8 @@ class EngineFailure(RuntimeError):
 class SubprocessEngine:
     """The Engine protocol on top of a child process."""
 
-    def __init__(self, command: str, timeout: float = 10.0) -> None:
-        self.command, self.timeout = command, timeout
+    def __init__(self, command: str, timeout: float = 10.0, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+        self.command, self.timeout, self.startup_timeout = command, timeout, startup_timeout
         self.restarts = 0
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -62,7 +63,9 @@ class SubprocessEngine:
         threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
         self._drainer = threading.Thread(target=self._drain, args=(proc.stderr, self._stderr), daemon=True)
         self._drainer.start()
-        hello = self._exchange({"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, expect_id=None)
+        hello = self._exchange(
+            {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, None, self.startup_timeout
+        )
         if hello["type"] != "hello":
             self._fail(f"engine answered the handshake with {hello['type']!r}, not hello")
         if not compatible(hello["protocol"]):
@@ -99,19 +102,19 @@ class SubprocessEngine:
         """Give up on this process: the next request starts a new one."""
         if self._proc is not None:
             try:  # a process that closed its output is exiting: wait for its exit status
-                self._proc.wait(timeout=1) if exited else self._proc.poll()
+                self._proc.wait(timeout=5) if exited else self._proc.poll()
             except subprocess.TimeoutExpired:
                 pass
             code = self._proc.returncode
             self._stop()
             if self._drainer is not None:  # read the dead process's stderr to the end before reporting it
-                self._drainer.join(timeout=1)
+                self._drainer.join(timeout=10)  # returns at the pipe's end, at once unless a grandchild holds it
             self.restarts += 1
             if code is not None:
                 message += f" (exit status {code})"
         raise EngineFailure(f"{message} [engine: {self.command}]", "\n".join(self._stderr))
 
-    def _exchange(self, message: dict[str, Any], expect_id: str | None) -> dict[str, Any]:
+    def _exchange(self, message: dict[str, Any], expect_id: str | None, limit: float) -> dict[str, Any]:
         assert self._proc is not None and self._proc.stdin is not None
         try:
             self._proc.stdin.write(encode(message) + "\n")
@@ -119,9 +122,9 @@ class SubprocessEngine:
         except (BrokenPipeError, OSError):
             self._fail("engine closed its input (did it exit?)", exited=True)
         try:
-            line = self._lines.get(timeout=self.timeout)
+            line = self._lines.get(timeout=limit)
         except queue.Empty:
-            self._fail(f"no answer within {self.timeout:g} s")
+            self._fail(f"no answer within {limit:g} s")
         if line is None:
             self._fail("engine exited without answering", exited=True)
         try:
@@ -138,7 +141,7 @@ class SubprocessEngine:
         self._next_id += 1
         rid = str(self._next_id)
         request = {"type": kind, "id": rid, "rules": rules.to_wire(), **fields}  # schema-valid by construction (tests)
-        reply = self._exchange(request, expect_id=rid)
+        reply = self._exchange(request, rid, self.timeout)
         if reply["type"] == "skip":
             raise Skip(reply["reason"])
         if reply["type"] == "error":

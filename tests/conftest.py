@@ -11,6 +11,11 @@ from pathlib import Path
 import pytest
 from gammonspec.conformance.cases import Case, load_file
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout
+from hypothesis import settings
+
+# No test depends on wall-clock speed: hypothesis never fails an example for taking long.
+settings.register_profile("gammonspec", deadline=None)
+settings.load_profile("gammonspec")
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 if str(ENGINES) not in sys.path:
@@ -157,7 +162,7 @@ def answer_table(tmp_path_factory) -> Path:
             self._proc = type("Alive", (), {"poll": staticmethod(lambda: None)})()
             self._info = reference.info()
 
-        def _exchange(self, message, expect_id):
+        def _exchange(self, message, expect_id, limit):
             message = json.loads(json.dumps(message))
             reply = answer(reference, message)
             answers[request_key(message)] = {k: v for k, v in reply.items() if k != "id"}

@@ -20,7 +20,10 @@ from gammonspec.conformance.state import State, start_layout
 from gammonspec.conformance.subprocess_engine import EngineFailure, SubprocessEngine
 from gammonspec.reference import ReferenceEngine
 
-TIMEOUT = 0.5
+# The request limit for the "hang" fakes. It only has to run out for a fake that never answers;
+# every other answer comes in milliseconds, and a new process's handshake has its own generous
+# limit (STARTUP_TIMEOUT), so a loaded machine cannot make these tests fail.
+TIMEOUT = 3.0
 
 
 def python_command(*args: str) -> str:
@@ -39,8 +42,8 @@ def spawn():
     """spawn(command, timeout) -> a SubprocessEngine that is closed after the test."""
     engines: list[SubprocessEngine] = []
 
-    def _spawn(command: str, timeout: float = 10.0) -> SubprocessEngine:
-        engine = SubprocessEngine(command, timeout)
+    def _spawn(command: str, timeout: float = 60.0, startup_timeout: float = 60.0) -> SubprocessEngine:
+        engine = SubprocessEngine(command, timeout, startup_timeout)
         engines.append(engine)
         return engine
 
@@ -51,10 +54,12 @@ def spawn():
 
 @pytest.fixture
 def fake(spawn, fake_cmd):
-    """fake(mode, trigger="4-4", timeout=10) -> a SubprocessEngine running tests/engines/fake_process.py."""
+    """fake(mode, trigger="4-4", timeout=60) -> a SubprocessEngine running tests/engines/fake_process.py."""
 
-    def _fake(mode: str, trigger: str = "4-4", timeout: float = 10.0) -> SubprocessEngine:
-        return spawn(fake_cmd(mode, trigger), timeout)
+    def _fake(
+        mode: str, trigger: str = "4-4", timeout: float = 60.0, startup_timeout: float = 60.0
+    ) -> SubprocessEngine:
+        return spawn(fake_cmd(mode, trigger), timeout, startup_timeout)
 
     return _fake
 
@@ -116,7 +121,7 @@ def test_fake_engine_behaves_when_not_triggered(fake, mini):
     ],
 )
 def test_process_failure_is_errored_and_the_engine_restarts(fake, mini, mode, message, stderr):
-    engine = fake(mode, timeout=TIMEOUT)
+    engine = fake(mode, timeout=TIMEOUT) if mode == "hang" else fake(mode)
     results = run_mini(engine, mini)
     assert {k: o.status for k, o in results.items()} == {
         **dict.fromkeys(MINI_IDS, "passed"),
@@ -180,7 +185,7 @@ def test_impossible_position_in_an_answer_is_errored(fake, mini):
     ],
 )
 def test_handshake_failure(fake, mode, message):
-    engine = fake(mode, timeout=TIMEOUT)
+    engine = fake(mode, startup_timeout=TIMEOUT) if mode == "hang-at-hello" else fake(mode)
     with pytest.raises(EngineFailure) as info:
         engine.info()
     assert message in str(info.value)
@@ -302,7 +307,7 @@ def test_every_request_the_runner_sends_is_schema_valid() -> None:
             return None
 
     class Recorder(SubprocessEngine):
-        def _exchange(self, message, expect_id):  # type: ignore[override]
+        def _exchange(self, message, expect_id, limit):  # type: ignore[override]
             sent.append(message)
             return protocol.answer(reference, message)
 
