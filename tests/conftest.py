@@ -196,3 +196,14 @@ def fake_cmd(answer_table):
         return " ".join(shlex.quote(a) for a in args)
 
     return _cmd
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The fault corpus's size: kinds per class (tests/fault_corpus.py)."""
+    from collections import Counter
+
+    from fault_corpus import CLASSES, corpus
+
+    counts = Counter(f.fault_class for f in corpus())
+    line = ", ".join(f"{c} {counts[c]}" for c in CLASSES)
+    terminalreporter.write_line(f"fault corpus: {sum(counts.values())} kinds ({line})")
