@@ -29,7 +29,7 @@ class Case:
     title: str
     game: str
     query: str  # legal-plays | game-result | scenario
-    requires: dict[str, str]
+    requires: dict[str, str | list[str]]  # a value, or the values the case holds under
     options: dict[str, Any]
     steps: tuple[Step, ...]
     derivation: str
