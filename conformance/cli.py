@@ -8,10 +8,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import PROTOCOL_VERSION, __version__
+from . import PROTOCOL_VERSION, __version__, profiles
 from .cases import suite
 from .engine import EngineLoadError, load_engine
-from .rules import rulesets
+from .profiles import Profile
+from .rules import Ruleset, rulesets
 from .yamlio import DataError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -33,6 +34,16 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, default=10.0, help="seconds per request for --engine-cmd (default 10)")
     run.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    run.add_argument(
+        "--profile", action="append", default=[], type=Path, metavar="FILE", help="run under this profile (YAML)"
+    )
+    run.add_argument(
+        "--switch",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a switch value or option on top of each ruleset or profile run (repeatable)",
+    )
     run.add_argument("--rule", action="append", default=[], help="only cases pinning a rule ID matching this glob")
     run.add_argument("--case", action="append", default=[], help="only case ids matching this glob")
     run.add_argument("--json", type=Path, metavar="FILE", help="write the JSON report here")
@@ -60,6 +71,15 @@ def _read_expect_fail(path: Path) -> set[str]:
     return {line.split("#")[0].strip() for line in lines} - {""}
 
 
+def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Ruleset | Profile]:
+    """What the cases run under: the profiles given, or every ruleset; `--switch` values on top of each."""
+    targets: list[Ruleset | Profile] = [profiles.load(path) for path in profile_files] or list(rulesets().values())
+    if switches:
+        changes = [profiles.parse_override(text) for text in switches]
+        targets = [profiles.override(target, changes) for target in targets]
+    return {target.name: target for target in targets}
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from . import reports
     from .runner import Filters, plan, run
@@ -74,7 +94,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    pairs = plan(suite(), rulesets(), filters)
+    try:
+        targets = _targets(args.profile, args.switch)
+    except ValueError as exc:
+        print(f"gammonspec: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    pairs = plan(suite(), targets, filters)
     if not pairs:
         print("gammonspec: no case matches the filters", file=sys.stderr)
         return EXIT_USAGE
@@ -83,6 +108,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     try:
         info = engine.info()
+        if not (args.profile or args.switch):  # the engine's own profiles run beside the rulesets
+            pairs += plan(suite(), {p.name: p for p in info.profiles}, filters)
         bar = (
             (lambda it: it)
             if args.quiet

@@ -24,6 +24,7 @@ class Rules:
     game: str
     switches: dict[str, str]
     options: dict[str, Any] = field(default_factory=dict)
+    profile: str | None = None  # the engine profile these values come from, if not the ruleset itself
 
     def __getitem__(self, switch: str) -> str:
         return self.switches[switch]
@@ -32,11 +33,14 @@ class Rules:
         return self.options[name]
 
     def to_wire(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
+        wire = {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
+        return wire if self.profile is None else {**wire, "profile": self.profile}  # a 1.0 request has no profile
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Rules:
-        return cls(data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})))
+        return cls(
+            data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})), data.get("profile")
+        )
 
 
 @dataclass(frozen=True)

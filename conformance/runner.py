@@ -10,9 +10,11 @@ from typing import Literal
 from .cases import Case, Step, digest
 from .engine import CubeOutcome, Engine, EngineInfo, GameResult, MatchOutcome, Opening, Skip
 from .notation import describe, origins
+from .profiles import Profile
 from .rules import Rules, Ruleset
 from .state import Cube, Layout, Segment, Side, State, StateError
 
+Target = Ruleset | Profile  # what a case runs under: a ruleset, or an engine profile
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 
 
@@ -23,13 +25,13 @@ class Filters:
     rules: tuple[str, ...] = ()  # rule ID globs
     cases: tuple[str, ...] = ()  # case id globs
 
-    def keep(self, case: Case, ruleset: Ruleset) -> bool:
+    def keep(self, case: Case, ruleset: Target) -> bool:
         def match(values: Iterable[str], patterns: tuple[str, ...]) -> bool:
             return not patterns or any(fnmatch.fnmatchcase(v, p) for v in values for p in patterns)
 
         return (
             match([case.game], self.games)
-            and match([ruleset.name], self.rulesets)
+            and match([ruleset.name, getattr(ruleset, "base", ruleset.name)], self.rulesets)
             and match(case.rules, self.rules)
             and match([case.id], self.cases)
         )
@@ -55,8 +57,8 @@ class Outcome:
         return self.case.steps[self.step].state
 
 
-def plan(cases: Iterable[Case], suite_rulesets: dict[str, Ruleset], filters: Filters) -> list[tuple[Case, Ruleset]]:
-    """Every (case, ruleset) pair to run: a case runs under each ruleset whose switches it requires."""
+def plan(cases: Iterable[Case], suite_rulesets: dict[str, Target], filters: Filters) -> list[tuple[Case, Target]]:
+    """Every (case, ruleset or profile) pair to run: a case runs under each one whose switches it requires."""
     return [
         (case, rs)
         for rs in suite_rulesets.values()
@@ -65,9 +67,11 @@ def plan(cases: Iterable[Case], suite_rulesets: dict[str, Ruleset], filters: Fil
     ]
 
 
-def skip_reason(case: Case, ruleset: Ruleset, info: EngineInfo) -> str | None:
+def skip_reason(case: Case, ruleset: Target, info: EngineInfo) -> str | None:
     """Why an engine is not asked a case at all, from what it declared."""
-    if ruleset.name not in info.rulesets:
+    if not info.declares(ruleset):
+        if isinstance(ruleset, Profile):
+            return f"engine does not declare profile {ruleset.name} (nor reads switches)"
         return f"engine does not implement ruleset {ruleset.name}"
     missing = case.queries - set(info.capabilities)
     if missing:
@@ -245,7 +249,7 @@ def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
     )
 
 
-def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
+def run_one(engine: Engine, case: Case, ruleset: Target) -> Outcome:
     """Ask the engine every step of one case and judge the answers; no exception escapes."""
     rules = ruleset.rules(case.options)
     outcome = Outcome(case, ruleset.name, "passed")
@@ -271,9 +275,9 @@ def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
 
 def run(
     engine: Engine,
-    pairs: list[tuple[Case, Ruleset]],
+    pairs: list[tuple[Case, Target]],
     expect_fail: set[str] = frozenset(),
-    progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]] = iter,
+    progress: Callable[[Iterable[tuple[Case, Target]]], Iterable[tuple[Case, Target]]] = iter,
 ) -> Iterator[Outcome]:
     """Outcomes in plan order; known failures (by case id or ruleset::id) become xfailed / xpassed."""
     info = engine.info()

@@ -15,11 +15,12 @@ import subprocess
 import threading
 from typing import Any
 
-from . import PROTOCOL_VERSION, __version__
+from . import PROTOCOL_VERSION, __version__, profiles
 from .engine import CAPABILITIES, CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening, Skip
 from .protocol import ProtocolError, compatible, decode, encode, layouts, result_from_wire, result_to_wire
 from .rules import Rules
 from .state import Cube, Layout, Match, Segment, Side, State
+from .yamlio import DataError
 
 STDERR_LINES = 40
 STARTUP_TIMEOUT = 60.0  # seconds for a new process to answer the handshake (separate from the request limit)
@@ -70,12 +71,18 @@ class SubprocessEngine:
             self._fail(f"engine answered the handshake with {hello['type']!r}, not hello")
         if not compatible(hello["protocol"]):
             self._fail(f"engine speaks protocol {hello['protocol']}, the runner {PROTOCOL_VERSION}")
+        try:
+            declared = tuple(profiles.from_data(p, "engine hello") for p in hello.get("profiles", []))
+        except DataError as exc:
+            self._fail(f"engine declares a bad profile: {exc.message}")
         self._info = EngineInfo(
             hello["name"],
             hello["version"],
             tuple(hello["rulesets"]),
             tuple(hello.get("capabilities", CAPABILITIES)),
             {k: tuple(v) for k, v in hello.get("options", {}).items()},
+            declared,
+            hello.get("reads_switches", False),
         )
 
     @staticmethod
