@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from . import PROTOCOL_VERSION, __version__, profiles
 from .cases import suite
-from .engine import EngineLoadError, load_engine
+from .engine import Engine, EngineLoadError, load_engine
 from .profiles import Profile
 from .rules import Ruleset, rulesets
 from .yamlio import DataError
@@ -26,12 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run the suite against an engine (the reference engine by default)")
-    engine = run.add_mutually_exclusive_group()
-    engine.add_argument("--engine", metavar="MODULE:ATTR", help="a Python engine, or the name of an installed one")
-    engine.add_argument(
-        "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
-    )
-    run.add_argument("--timeout", type=float, default=10.0, help="seconds per request for --engine-cmd (default 10)")
+    _engine_arguments(run)
     run.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
     run.add_argument(
@@ -53,6 +48,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no per-rule table")
 
+    ident = commands.add_parser(
+        "identify", help="which switch values and options an engine's answers are consistent with"
+    )
+    _engine_arguments(ident)
+    ident.add_argument("--game", action="append", default=[], help="only this game (default: every game it declares)")
+    ident.add_argument("--ruleset", help="ask as this ruleset (default: the engine's first of each game)")
+    ident.add_argument("--profile", type=Path, metavar="FILE", help="ask as this profile")
+    ident.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of the above")
+    ident.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
 
@@ -61,6 +66,25 @@ def _parser() -> argparse.ArgumentParser:
     matrix = commands.add_parser("matrix", help="print the disagreement table of the rulesets (Markdown)")
     matrix.add_argument("--game", default="all", help="only this game's rulesets (default: all)")
     return parser
+
+
+def _engine_arguments(command: argparse.ArgumentParser) -> None:
+    engine = command.add_mutually_exclusive_group()
+    engine.add_argument("--engine", metavar="MODULE:ATTR", help="a Python engine, or the name of an installed one")
+    engine.add_argument(
+        "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
+    )
+    command.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds per request for --engine-cmd (default 10)"
+    )
+
+
+def _open_engine(args: argparse.Namespace) -> Engine:
+    from .subprocess_engine import SubprocessEngine
+
+    return (
+        SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
+    )
 
 
 def _read_expect_fail(path: Path) -> set[str]:
@@ -83,7 +107,7 @@ def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Rulese
 def cmd_run(args: argparse.Namespace) -> int:
     from . import reports
     from .runner import Filters, plan, run
-    from .subprocess_engine import EngineFailure, SubprocessEngine
+    from .subprocess_engine import EngineFailure
 
     expect_fail = _read_expect_fail(args.expect_fail) if args.expect_fail else set()
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
@@ -103,9 +127,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not pairs:
         print("gammonspec: no case matches the filters", file=sys.stderr)
         return EXIT_USAGE
-    engine = (
-        SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
-    )
+    engine = _open_engine(args)
     try:
         info = engine.info()
         if not (args.profile or args.switch):  # the engine's own profiles run beside the rulesets
@@ -134,6 +156,47 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.junit:
         reports.write_junit(args.junit, outcomes, info)
     return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    import json
+
+    from . import identify
+    from .subprocess_engine import EngineFailure
+
+    engine = _open_engine(args)
+    try:
+        info = engine.info()
+        if args.profile or args.ruleset:
+            if args.ruleset and args.ruleset not in rulesets():
+                print(f"gammonspec: unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})", file=sys.stderr)
+                return EXIT_USAGE
+            declared = [profiles.load(args.profile) if args.profile else rulesets()[args.ruleset]]
+        else:
+            declared = [*info.profiles, *(rulesets()[n] for n in info.rulesets if n in rulesets())]
+        changes = [profiles.parse_override(text) for text in args.switch]
+        games = args.game or sorted({t.game for t in declared})
+        targets = [identify.asked_as(declared, game) for game in games]
+        if not targets or not all(targets):
+            print(
+                f"gammonspec: the engine declares no ruleset or profile of {', '.join(games) or 'any game'}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        results = [identify.identify(engine, suite(), profiles.override(t, changes)) for t in targets]
+    except ValueError as exc:
+        print(f"gammonspec: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except EngineFailure as exc:
+        print(f"gammonspec: the engine failed its handshake: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    print("\n\n".join(identify.text(r) for r in results))
+    if args.json:
+        args.json.write_text(json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
+    return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -167,9 +230,14 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handler = {"run": cmd_run, "serve": cmd_serve, "coverage": cmd_coverage, "check": cmd_check, "matrix": cmd_matrix}[
-        args.command
-    ]
+    handler = {
+        "run": cmd_run,
+        "identify": cmd_identify,
+        "serve": cmd_serve,
+        "coverage": cmd_coverage,
+        "check": cmd_check,
+        "matrix": cmd_matrix,
+    }[args.command]
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:

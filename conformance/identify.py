@@ -24,6 +24,10 @@ from .runner import Outcome, Target, run_one, skip_reason
 
 OTHER = "(another value)"  # stands for every value of a switch that no case pins
 SEARCH_LIMIT = 500_000  # assignments tried exhaustively; beyond, one switch at a time
+# A failure the assignment does not explain weighs as much as this many passes it does not predict: a case
+# may pass under values it does not require (its expectation can hold under several), but a case whose
+# requires hold must pass.
+UNEXPLAINED_WEIGHT = 3
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class Identified:
     explained: dict[str, list[str]]  # "switch=value" -> failed case ids that value explains
     unexplained: list[str]  # failed case ids no assignment explains: bugs
     errored: list[str]
+    others: dict[str, list[str]]  # switch -> the values no case pins, which OTHER stands for
 
     @property
     def changes(self) -> dict[str, str]:
@@ -50,7 +55,7 @@ class Identified:
         known = {k: v for k, v in self.assignment.items() if v != OTHER}
         base = closest_ruleset(self.game, {**self.declared, **known})
         parts = [f"{k}={v}" for k, v in self.assignment.items() if v != base.switches[k] and v != OTHER]
-        parts += [f"{k}=not {self.declared[k]}" for k, v in self.assignment.items() if v == OTHER]
+        parts += [f"{k}={' or '.join(self.others[k])}" for k, v in self.assignment.items() if v == OTHER]
         parts += [f"{o}={str(v).lower()} ignored" for (o, v), ok in self.honoured.items() if not ok]
         return " + ".join([base.name, *parts])
 
@@ -66,12 +71,12 @@ def _search(
     domains: dict[str, list[Any]],
     start: dict[str, Any],
 ) -> dict[str, Any]:
-    """The assignment over `domains` with the fewest mispredicted verdicts, then the fewest changes from `start`."""
+    """The assignment over `domains` that mispredicts the fewest verdicts (weighted), then changes `start` least."""
     names = list(domains)
 
     def cost(values: dict[str, Any]) -> tuple[int, int]:
         wrong = sum(
-            n
+            n * (1 if passed else UNEXPLAINED_WEIGHT)
             for (requires, options, passed), n in groups.items()
             if passed != (all(values[k] == v for k, v in requires) and all(values[(k, v)] for k, v in options))
         )
@@ -91,6 +96,46 @@ def _search(
             if cost({**best, name: choice}) < cost(best):
                 best[name], improved = choice, True
     return best
+
+
+def _switch_table(
+    judged: list[Outcome],
+    domains: dict[Any, list[Any]],
+    assignment: dict[str, str],
+    honoured: dict[tuple[str, Any], bool],
+) -> dict[str, dict[str, tuple[int, int]]]:
+    """Per pinned switch and value: of the cases pinning the switch whose other pins hold, how many verdicts the
+    value predicts (a case passes exactly when it pins that value)."""
+    table = {}
+    for name in domains:
+        if isinstance(name, tuple):
+            continue
+        relevant = [
+            o
+            for o in judged
+            if name in o.case.requires and _predicts(o.case, {**assignment, name: o.case.requires[name]}, honoured)
+        ]
+        table[name] = {
+            value: (sum((o.status == "passed") == (o.case.requires[name] == value) for o in relevant), len(relevant))
+            for value in registry()["switches"][name]["values"]
+        }
+    return table
+
+
+def _option_table(
+    judged: list[Outcome], assignment: dict[str, str], honoured: dict[tuple[str, Any], bool]
+) -> dict[str, dict[Any, tuple[int, int]]]:
+    """Per option value cases set: of those whose pins hold, how many the engine passes."""
+    table: dict[str, dict[Any, tuple[int, int]]] = {}
+    for option, value in honoured:
+        rows = [
+            o
+            for o in judged
+            if o.case.options.get(option) == value
+            and _predicts(o.case, assignment, {**honoured, (option, value): True})
+        ]
+        table.setdefault(option, {})[value] = (sum(o.status == "passed" for o in rows), len(rows))
+    return table
 
 
 def identify(engine: Engine, cases: Iterable[Case], target: Target) -> Identified:
@@ -117,31 +162,28 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target) -> Identifie
         (tuple(sorted(o.case.requires.items())), tuple(sorted(o.case.options.items(), key=str)), o.status == "passed")
         for o in judged
     )
-    best = {**start, **_search(groups, domains, start)}
-    assignment = {name: best[name] for name in switches}
-    honoured = {k: v for k, v in best.items() if isinstance(k, tuple)}
-
-    def holds_except(case: Case, skip: str) -> bool:
-        return _predicts(case, {**assignment, skip: case.requires.get(skip, "")}, honoured)
-
-    switch_table = {}
-    for name in domains:
-        if isinstance(name, tuple):
-            continue
-        relevant = [o for o in judged if name in o.case.requires and holds_except(o.case, name)]
-        switch_table[name] = {
-            value: (sum((o.status == "passed") == (o.case.requires[name] == value) for o in relevant), len(relevant))
-            for value in switches[name]["values"]
+    fixed: dict[Any, list[Any]] = {}
+    while True:  # a change stands only where most cases of the declared value contradict it
+        best = {**start, **_search(groups, {**domains, **fixed}, start)}
+        assignment = {name: best[name] for name in switches}
+        honoured = {k: v for k, v in best.items() if isinstance(k, tuple)}
+        switch_table = _switch_table(judged, domains, assignment, honoured)
+        option_table = _option_table(judged, assignment, honoured)
+        weak = {
+            k: [declared[k]]
+            for k, row in switch_table.items()
+            if assignment[k] != declared[k] and 2 * row[declared[k]][0] >= row[declared[k]][1]
         }
-    option_table: dict[str, dict[Any, tuple[int, int]]] = {}
-    for option, value in honoured:
-        rows = [
-            o
-            for o in judged
-            if o.case.options.get(option) == value
-            and _predicts(o.case, assignment, {**honoured, (option, value): True})
-        ]
-        option_table.setdefault(option, {})[value] = (sum(o.status == "passed" for o in rows), len(rows))
+        weak.update(
+            {
+                (o, v): [True]
+                for (o, v), ok in honoured.items()
+                if not ok and 2 * option_table[o][v][0] >= option_table[o][v][1]
+            }
+        )
+        if not weak:
+            break
+        fixed.update(weak)
     failed = [o for o in judged if o.status == "failed"]
     explained: dict[str, list[str]] = {}
     for o in failed:
@@ -165,6 +207,7 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target) -> Identifie
         explained=explained,
         unexplained=[o.case.id for o in failed if _predicts(o.case, assignment, honoured)],
         errored=[o.case.id for o in outcomes if o.status == "errored"],
+        others={k: [v for v in switches[k]["values"] if v not in d] for k, d in domains.items() if OTHER in d},
     )
 
 
