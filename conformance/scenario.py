@@ -76,7 +76,8 @@ class _Walk:
         context = TurnContext(player not in self.played, self.rolls, 0 if passed else self.head)
         checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path)
         if "play" in step:
-            played_to = resolve(self.raw, [*at, "play"], [step["play"]], self.layout, player, self.path)[step["play"]]
+            made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path)
+            played_to = made[step["play"]]
             checked = replace(checked, play=(step["play"], played_to))
             self.layout = played_to
             self.head += 0 if passed else _head_moves(step["play"])
