@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -93,7 +94,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--expect-fail", type=Path, metavar="FILE", help="case ids (or ruleset::id) known to fail, one a line"
     )
-    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no per-rule table")
+    run.add_argument(
+        "--quiet", "-q", action="store_true", help="failing case ids and the totals only (no progress bar, no table)"
+    )
+    run.add_argument("--verbose", "-v", action="store_true", help="the per-rule table with every rule")
 
     ident = commands.add_parser(
         "identify", help="which switch values and options an engine's answers are consistent with"
@@ -257,10 +261,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         if hasattr(engine, "close"):
             engine.close()
     restarts = getattr(engine, "restarts", 0)
-    report = reports.text(outcomes, info, restarts)
-    if args.quiet:
-        report = report.rsplit("\n\n", 1)[-1]
-    print(report)
+    engine_args = (
+        f"--engine-cmd {shlex.quote(args.engine_cmd)}"
+        if args.engine_cmd
+        else f"--engine {shlex.quote(args.engine)}"
+        if args.engine
+        else ""
+    )
+    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, engine_args))
     if args.json:
         reports.write_json(args.json, outcomes, info, restarts)
     if args.junit:

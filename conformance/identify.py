@@ -145,7 +145,11 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target) -> Identifie
     outcomes = []
     for case in game_cases:
         reason = skip_reason(case, target, info)
-        outcomes.append(Outcome(case, target.name, "skipped", reason) if reason else run_one(engine, case, target))
+        outcomes.append(
+            Outcome(case, target.name, "skipped", reason)
+            if reason
+            else run_one(engine, case, target, "next-segment" in info.capabilities)
+        )
     judged = [o for o in outcomes if o.status in ("passed", "failed")]
     switches = registry()["switches"]
     declared = dict(target.switches)

@@ -104,3 +104,18 @@ class DeclaresProfile(ReferenceEngine):
     def info(self) -> EngineInfo:
         within = override(rulesets()["narde-guide"], [("six-block", "banned-within-turn")])
         return EngineInfo("declares-profile", "1", ("narde-guide",), profiles=(within,))
+
+
+class NoNextSegment(ReferenceEngine):
+    """Answers every query but next-segment."""
+
+    def info(self) -> EngineInfo:
+        base = super().info()
+        return EngineInfo(base.name, base.version, base.rulesets, ("legal-plays", "game-result", "opening", "cube"))
+
+
+class BackgammonPlaysOnly(ReferenceEngine):
+    """Backgammon legal plays, nothing else."""
+
+    def info(self) -> EngineInfo:
+        return EngineInfo("bg-plays-only", "0", ("backgammon",), ("legal-plays",))
