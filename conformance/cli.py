@@ -110,6 +110,10 @@ def _parser() -> argparse.ArgumentParser:
     ident.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
     _cases_option(ident)
 
+    report = commands.add_parser("report", help="run the suite against engines and write one JSON file per engine")
+    report.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder for the JSON files")
+    report.add_argument("engines", nargs="+", metavar="ENGINE", help="installed engine names or MODULE:ATTR")
+
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
 
@@ -321,6 +325,24 @@ def cmd_identify(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from . import engine_report
+
+    if not args.out.is_dir():
+        _say(f"--out {args.out}: no such folder")
+        return EXIT_USAGE
+    engines = [(name, load_engine(name)) for name in args.engines]  # every name checked before any run
+    worst = EXIT_OK
+    for name, engine in engines:
+        data = engine_report.build(engine, suite(), name)
+        path = engine_report.write(args.out, data)
+        s = data["summary"]
+        print(f"{path}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
+        if s["failed"] or s["errored"]:
+            worst = EXIT_FAILED
+    return worst
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .protocol import serve
 
@@ -361,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = {
         "run": cmd_run,
         "identify": cmd_identify,
+        "report": cmd_report,
         "serve": cmd_serve,
         "coverage": cmd_coverage,
         "check": cmd_check,
