@@ -107,6 +107,8 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     try:
         layout, id_turn, id_dice = _layout(game, raw, path)
         layout.validate()
+    except DataError:
+        raise
     except (StateError, ValueError) as exc:
         raise DataError(
             path, locate(raw, "position") or where, f"case {raw['id']}: impossible position: {exc}"

@@ -59,7 +59,7 @@ class _Refused(yaml.MarkedYAMLError):
 
 def _construct(loader: _Loader, node: yaml.Node) -> Any:
     """A child node's value; an alias (a node met a second time) is refused, so nothing ever expands."""
-    if node in loader.constructed_objects:
+    if node in loader.constructed_objects or node in loader.recursive_objects:
         raise _Refused(
             None, None, "aliases (*name) and anchors (&name) are not allowed in case files: write the value out", None
         )
@@ -117,7 +117,9 @@ def read_text(path: Path) -> str:
             path, _line_of(data, at), f"not UTF-8: byte 0x{data[at]:02x} at column {column}: save the file as UTF-8"
         ) from None
     if "\0" in text:
-        raise DataError(path, _line_of(text, text.index("\0")), "a NUL byte: this is not a text file")
+        raise DataError(
+            path, _line_of(text, text.index("\0")), "a NUL byte (is the file UTF-16, or binary?): save it as UTF-8 text"
+        )
     return text
 
 
