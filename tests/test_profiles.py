@@ -173,3 +173,19 @@ def test_cli_bad_switch_is_one_line_and_exit_2(capsys, switch, message):
     assert cli.main(["run", "-q", "--switch", switch]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_the_protocol_pages_profile_hello_is_valid():
+    import json
+    import re
+    from pathlib import Path
+
+    from gammonspec.conformance.protocol import check
+
+    page = (Path(__file__).resolve().parent.parent / "spec" / "protocol.md").read_text()
+    block = re.search(r"```json\n(.*?)```", page.split("## Profiles", 1)[1], re.S)
+    hello = check("from_engine", json.loads(block.group(1)))
+    (profile,) = [profiles.from_data(p, "protocol.md") for p in hello["profiles"]]
+    assert profile.changed_switches == {"six-block": "banned-within-turn"} and profile.fixed_options == {
+        "coke-value": 2
+    }
