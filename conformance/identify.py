@@ -45,6 +45,7 @@ class Identified:
     unexplained: list[str]  # failed case ids no assignment explains: bugs
     errored: list[str]
     others: dict[str, list[str]]  # switch -> the values no case pins, which OTHER stands for
+    own_cases: frozenset[str]  # the cases that apply to the rules asked under (a normal run's cases)
 
     @property
     def changes(self) -> dict[str, str]:
@@ -212,14 +213,17 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target) -> Identifie
         unexplained=[o.case.id for o in failed if _predicts(o.case, assignment, honoured)],
         errored=[o.case.id for o in outcomes if o.status == "errored"],
         others={k: [v for v in switches[k]["values"] if v not in d] for k, d in domains.items() if OTHER in d},
+        own_cases=frozenset(o.case.id for o in outcomes if target.admits(o.case.requires, o.case.options)),
     )
 
 
 def text(result: Identified) -> str:
     counts = Counter(o.status for o in result.outcomes)
+    foreign = sum(o.status == "failed" and o.case.id not in result.own_cases for o in result.outcomes)
     lines = [
         f"{result.engine} asked as {result.asked_as} on every {result.game} case: "
-        + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())),
+        + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+        + (f" ({foreign} failed cases require other values than asked: evidence, not faults)" if foreign else ""),
         "",
         "switch / option      value                      consistent",
     ]

@@ -118,6 +118,7 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
         "engine": {"name": info.name, "version": info.version, "rulesets": list(info.rulesets), "restarts": restarts},
         "summary": summary(outcomes),
+        "skips": dict(Counter(skip_kind(o.message) for o in outcomes if o.status == "skipped")),
         "results": [
             {
                 "id": o.case.id,
