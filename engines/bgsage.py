@@ -11,28 +11,16 @@ Deviations the suite finds (site/results/bgsage.json), 104 of 105 backgammon leg
 
 from __future__ import annotations
 
-from importlib.metadata import version
+from gammonspec.conformance.state import Layout, Side
 
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import Layout, State
-
-from .base import LegalPlaysOnly, third_party
+from .base import BackgammonMoveGenerator
 from .boards import from_bgsage, to_bgsage
 
 
-class Bgsage(LegalPlaysOnly):
+class Bgsage(BackgammonMoveGenerator):
     """Backgammon legal plays from bgsage."""
 
-    def __init__(self) -> None:
-        self.bgsage = third_party("bgsage", "bgsage")
+    name, module_name = "bgsage", "bgsage"
 
-    def info(self) -> EngineInfo:
-        return EngineInfo("bgsage", version("bgsage"), ("backgammon",), ("legal-plays",))
-
-    def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        d1, d2 = state.dice
-        boards = self.bgsage.possible_moves(to_bgsage(state.layout, state.turn), d1, d2)
-        if not boards:
-            return [state.layout]
-        return [from_bgsage(list(board), state.turn) for board in boards]
+    def plays(self, layout: Layout, side: Side, d1: int, d2: int) -> list[Layout]:
+        return [from_bgsage(list(board), side) for board in self.module.possible_moves(to_bgsage(layout, side), d1, d2)]

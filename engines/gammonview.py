@@ -10,37 +10,28 @@ Deviations the suite finds (site/results/gammonview.json): none; all 105 backgam
 
 from __future__ import annotations
 
-from importlib.metadata import version
+from gammonspec.conformance.state import Layout, Side, other
 
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import Layout, State, other
-
-from .base import LegalPlaysOnly, third_party
+from .base import BackgammonMoveGenerator
 from .boards import layout_of
 
 BAR = 25
 
 
-class Gammonview(LegalPlaysOnly):
+class Gammonview(BackgammonMoveGenerator):
     """Backgammon legal plays from gammonview's gvformat.legality."""
 
-    def __init__(self) -> None:
-        self.legality = third_party("gvformat.legality", "gammonview")
+    name, module_name = "gammonview", "gvformat.legality"
 
-    def info(self) -> EngineInfo:
-        return EngineInfo("gammonview", version("gammonview"), ("backgammon",), ("legal-plays",))
-
-    def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        side, layout = state.turn, state.layout
+    def plays(self, layout: Layout, side: Side, d1: int, d2: int) -> list[Layout]:
         opp_own = layout.points(other(side))
         mine = [0, *layout.points(side), layout.on_bar(side)]
         opp = [0, *(opp_own[24 - p] for p in range(1, 25)), 0]  # the opponent in the mover's numbering
-        plays, _ = self.legality.legal_plays(mine, opp, *state.dice)
-        return [self._after(layout, side, mine, opp, play) for play in plays] or [layout]
+        found, _ = self.module.legal_plays(mine, opp, d1, d2)
+        return [self._after(layout, side, mine, opp, play) for play in found]
 
     @staticmethod
-    def _after(layout: Layout, side: str, mine: list[int], opp: list[int], play: tuple) -> Layout:
+    def _after(layout: Layout, side: Side, mine: list[int], opp: list[int], play: tuple) -> Layout:
         me, them = list(mine), list(opp)
         for start, end in play:
             me[start] -= 1

@@ -8,28 +8,17 @@ Deviations the suite finds (site/results/gnubg-nn.json): none; all 105 backgammo
 
 from __future__ import annotations
 
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import Layout, State
+from gammonspec.conformance.state import Layout, Side
 
-from .base import LegalPlaysOnly, third_party
+from .base import BackgammonMoveGenerator
 from .boards import from_gnubg, to_gnubg
 
 
-class GnubgNN(LegalPlaysOnly):
+class GnubgNN(BackgammonMoveGenerator):
     """Backgammon legal plays from gnubg-nn."""
 
-    def __init__(self) -> None:
-        self.gnubg = third_party("gnubg_nn", "gnubg-nn")
+    name, module_name = "gnubg-nn", "gnubg_nn"
 
-    def info(self) -> EngineInfo:
-        from importlib.metadata import version
-
-        return EngineInfo("gnubg-nn", version("gnubg-nn"), ("backgammon",), ("legal-plays",))
-
-    def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        d1, d2 = state.dice
-        keys = self.gnubg.moves(to_gnubg(state.layout, state.turn), d1, d2)
-        if not keys:
-            return [state.layout]
-        return [from_gnubg(self.gnubg.board_from_position_key(key), state.turn) for key in keys]
+    def plays(self, layout: Layout, side: Side, d1: int, d2: int) -> list[Layout]:
+        keys = self.module.moves(to_gnubg(layout, side), d1, d2)
+        return [from_gnubg(self.module.board_from_position_key(key), side) for key in keys]
