@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import shlex
 import sys
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from tqdm import tqdm
 
 from . import PROTOCOL_VERSION, __version__, profiles
 from .cases import Case, Loaded, load, shipped, suite
-from .engine import Engine, EngineLoadError, load_engine
+from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
 from .rules import Ruleset, rulesets
 from .state import GAMES
@@ -133,16 +132,12 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
     engine.add_argument(
         "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
     )
+    command.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request (default 10)")
     command.add_argument(
-        "--timeout", type=_seconds, default=10.0, help="seconds per request for --engine-cmd (default 10)"
-    )
-
-
-def _open_engine(args: argparse.Namespace) -> Engine:
-    from .subprocess_engine import SubprocessEngine
-
-    return (
-        SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
+        "--startup-timeout",
+        type=_seconds,
+        default=60.0,
+        help="seconds for the engine to start and answer the handshake (default 60)",
     )
 
 
@@ -207,9 +202,8 @@ def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Rulese
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from . import reports
-    from .runner import Filters, plan, run
-    from .subprocess_engine import EngineFailure
+    from .launch import run_engine
+    from .runner import Filters, plan
 
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
@@ -245,56 +239,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not pairs:
         _say("no case matches the filters")
         return EXIT_USAGE
-    engine = _open_engine(args)
-    try:
-        info = engine.info()
-        if not (args.profile or args.switch):  # the engine's own profiles run beside the rulesets
-            pairs += plan(loaded.cases, {p.name: p for p in info.profiles}, filters)
-        bar = (
-            (lambda it: it)
-            if args.quiet
-            else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
-        )
-        outcomes = list(run(engine, pairs, expect_fail, progress=bar))
-    except EngineFailure as exc:
-        print(f"gammonspec: the engine failed its handshake: {exc}", file=sys.stderr)
-        if exc.stderr:
-            print(exc.stderr, file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        if hasattr(engine, "close"):
-            engine.close()
-    restarts = getattr(engine, "restarts", 0)
-    engine_args = (
-        f"--engine-cmd {shlex.quote(args.engine_cmd)}"
-        if args.engine_cmd
-        else f"--engine {shlex.quote(args.engine)}"
-        if args.engine
-        else ""
+    bar = (
+        (lambda it: it)
+        if args.quiet
+        else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
     )
-    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, engine_args))
-    if args.json:
-        reports.write_json(args.json, outcomes, info, restarts)
-    if args.junit:
-        reports.write_junit(args.junit, outcomes, info)
+    status = run_engine(args, pairs, expect_fail, bar, own_profiles=not (args.profile or args.switch))
     if problems:
         _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
-    return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+    return status
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
     import json
 
     from . import identify
-    from .subprocess_engine import EngineFailure
+    from .engine import EngineFailure
+    from .launch import start
 
-    engine = _open_engine(args)
+    engine = start(args)
     try:
         info = engine.info()
         if args.profile or args.ruleset:
             if args.ruleset and args.ruleset not in rulesets():
-                print(f"gammonspec: unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})", file=sys.stderr)
+                _say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
                 return EXIT_USAGE
             declared = [profiles.load(args.profile) if args.profile else rulesets()[args.ruleset]]
         else:
@@ -303,18 +272,15 @@ def cmd_identify(args: argparse.Namespace) -> int:
         games = args.game or sorted({t.game for t in declared})
         targets = [identify.asked_as(declared, game) for game in games]
         if not targets or not all(targets):
-            print(
-                f"gammonspec: the engine declares no ruleset or profile of {', '.join(games) or 'any game'}",
-                file=sys.stderr,
-            )
+            _say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
             return EXIT_USAGE
         cases = _loaded(args).cases
         results = [identify.identify(engine, cases, profiles.override(t, changes)) for t in targets]
-    except ValueError as exc:
-        print(f"gammonspec: {exc}", file=sys.stderr)
+    except (ValueError, EngineLoadError) as exc:
+        _say(exc)
         return EXIT_USAGE
     except EngineFailure as exc:
-        print(f"gammonspec: the engine failed its handshake: {exc}", file=sys.stderr)
+        _say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
     finally:
         if hasattr(engine, "close"):
@@ -346,7 +312,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .protocol import serve
 
-    return serve(load_engine(args.engine))
+    return serve(load_engine(args.engine), name=args.engine)
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
@@ -399,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head or less
         sys.stderr.close()
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - a bug of gammonspec's: one located line, never a traceback
+        print(f"gammonspec: internal error, please report it: {describe_exception(exc)}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

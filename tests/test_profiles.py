@@ -153,11 +153,11 @@ def test_cli_switch_and_profile_run_the_reference(write, capsys):
 
 
 def test_cli_profile_against_an_engine_that_reads_no_switches(capsys):
-    code = cli.main(
-        ["run", "-q", "--engine", "fake_engines:PlaysOnly", "--switch", "cube=none", "--ruleset", "backgammon"]
-    )
-    out = capsys.readouterr().out
-    assert code == 0 and " 0 passed" in out and "skipped" in out
+    """PlaysOnly declares the rulesets but reads no switches: a variant of them is not declared, nothing runs."""
+    argv = ["run", "-q", "--engine", "fake_engines:PlaysOnly", "--switch", "cube=none", "--ruleset", "backgammon"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "no case can run against engine" in err and "backgammon+cube=none" in err
 
 
 @pytest.mark.parametrize(

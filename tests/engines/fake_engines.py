@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from gammonspec.conformance.engine import EngineInfo, GameResult, Skip
 from gammonspec.conformance.notation import apply
-from gammonspec.conformance.profiles import override
 from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import Layout, State
 from gammonspec.reference import ReferenceEngine
@@ -102,6 +101,8 @@ class DeclaresProfile(ReferenceEngine):
     """Declares one profile (narde-guide with the six-block checked at every step) and reads no other switches."""
 
     def info(self) -> EngineInfo:
+        from gammonspec.conformance.profiles import override
+
         within = override(rulesets()["narde-guide"], [("six-block", "banned-within-turn")])
         return EngineInfo("declares-profile", "1", ("narde-guide",), profiles=(within,))
 
