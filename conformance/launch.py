@@ -9,6 +9,7 @@ had to be given up mid-run.  The reports asked for are written in every one of t
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 
@@ -17,7 +18,7 @@ from .cases import Case
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
 from .rules import Ruleset, rulesets
-from .runner import run, skip_reason
+from .runner import Filters, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -73,8 +74,11 @@ def run_engine(
     pairs: Pairs,
     expect_fail: set[str],
     progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
+    own_profiles: bool = True,
 ) -> int:
-    """Run `pairs` against the engine of `args`, print and write the reports; the exit status."""
+    """Run `pairs` against the engine of `args`, print and write the reports; the exit status.
+
+    With `own_profiles`, the cases also run under the profiles the engine declares."""
     try:
         engine = start(args)
     except EngineLoadError as exc:
@@ -86,6 +90,9 @@ def run_engine(
             return _fail(args, str(exc))
         except EngineFailure as exc:
             return _fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
+        if own_profiles and info.profiles:
+            cases = list(dict.fromkeys(case for case, _ in pairs))
+            pairs = pairs + plan(cases, {p.name: p for p in info.profiles}, Filters())
         nothing = why_nothing_runs(info, pairs)
         if nothing:
             return _fail(args, nothing)
@@ -95,8 +102,7 @@ def run_engine(
         if hasattr(engine, "close"):
             engine.close()
     restarts = getattr(engine, "restarts", 0)
-    report = reports.text(outcomes, info, restarts)
-    print(report if not args.quiet else report.rsplit("\n\n", 1)[-1])
+    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_engine(args)))
     if args.json:
         reports.write_json(args.json, outcomes, info, restarts)
     if args.junit:
@@ -108,6 +114,13 @@ def run_engine(
         say(f"no case ran: engine {info.name} skipped all {len(outcomes)} cases selected")
         return EXIT_USAGE
     return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+
+
+def rerun_engine(args: argparse.Namespace) -> str:
+    """The engine arguments of a command line that reruns a case against the same engine."""
+    if args.engine_cmd is not None:
+        return f"--engine-cmd {shlex.quote(args.engine_cmd)}"
+    return f"--engine {shlex.quote(args.engine)}" if args.engine else ""
 
 
 def _notes(engine: Engine, info: EngineInfo) -> None:

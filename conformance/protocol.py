@@ -15,7 +15,7 @@ from typing import Any, TextIO
 import jsonschema
 
 from . import PROTOCOL_VERSION
-from .engine import Engine, GameResult, Skip, check_answer, check_info, check_methods, describe_exception
+from .engine import Engine, EngineInfo, GameResult, Skip, check_answer, check_info, check_methods, describe_exception
 from .rules import Rules, schema
 from .state import SIDES, Cube, Layout, Match, State, StateError
 
@@ -183,6 +183,7 @@ def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
                 "version": info.version,
                 "rulesets": list(info.rulesets),
                 "capabilities": list(info.capabilities),
+                **hello_profiles(info),
             }
             if not compatible(message["protocol"]):
                 print(
@@ -196,6 +197,16 @@ def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
     return 0
 
 
+def hello_profiles(info: EngineInfo) -> dict[str, Any]:
+    """The 1.1 fields of an engine's hello, present only when the engine declares profiles or reads switches."""
+    fields: dict[str, Any] = {}
+    if info.profiles:
+        fields["profiles"] = [profile.to_wire() for profile in info.profiles]
+    if info.reads_switches:
+        fields["reads_switches"] = True
+    return fields
+
+
 def layouts(game: str, positions: list[dict[str, Any]]) -> list[Layout]:
-    """Positions from an engine's answer; an impossible one raises StateError."""
-    return [Layout.from_wire(game, p) for p in positions]
+    """Positions from an engine's answer, read but not judged: the runner reports an impossible one as a wrong play."""
+    return [Layout.from_wire(game, p, check=False) for p in positions]

@@ -31,10 +31,11 @@ class CaseItem(pytest.Item):
             self.add_marker(pytest.mark.gammonspec_rule(rule))
 
     def runtest(self) -> None:
-        reason = skip_reason(self.case, self.ruleset, self.engine.info())
+        info = self.engine.info()
+        reason = skip_reason(self.case, self.ruleset, info)
         if reason:
             pytest.skip(reason)
-        outcome = run_one(self.engine, self.case, self.ruleset)
+        outcome = run_one(self.engine, self.case, self.ruleset, "next-segment" in info.capabilities)
         if outcome.status == "skipped":
             pytest.skip(outcome.message)
         if outcome.status != "passed":

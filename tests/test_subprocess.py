@@ -166,11 +166,11 @@ def test_skip_reply_is_skipped(fake, mini):
     assert engine.restarts == 0
 
 
-def test_impossible_position_in_an_answer_is_errored(fake, mini):
+def test_impossible_position_in_an_answer_is_a_failure_listed_as_extra(fake, mini):
     engine = fake("bad-position")
     failed = run_mini(engine, mini)["mini-count-44"]
-    assert failed.status == "errored" and "16 checkers" in failed.message
-    assert failed.message.startswith("impossible position in the engine's answer to case backgammon::mini-count-44: ")
+    assert failed.status == "failed" and any("impossible position: white has 16 checkers" in e for e in failed.extra)
+    assert engine.restarts == 0  # a wrong answer, not a broken engine
 
 
 # --- handshake failures --------------------------------------------------------------------------
