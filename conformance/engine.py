@@ -154,7 +154,7 @@ def raised_at(exc: BaseException) -> str:
 def describe_exception(exc: BaseException) -> str:
     """One line for an exception from an engine's code: its type, its message and where it was raised."""
     if isinstance(exc, SystemExit):
-        return f"called sys.exit({exc.code!r}) at {raised_at(exc)}"
+        return f"SystemExit: sys.exit({exc.code!r}) called at {raised_at(exc)}"
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg} at {raised_at(exc)}"
     return f"{type(exc).__name__}: {exc} (at {raised_at(exc)})"

@@ -22,6 +22,7 @@ from .runner import Filters, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+ERRORS_SHOWN = 20  # errored cases listed on stderr, one line each
 Pairs = list[tuple[Case, Ruleset]]
 
 
@@ -107,8 +108,13 @@ def run_engine(
         reports.write_json(args.json, outcomes, info, restarts)
     if args.junit:
         reports.write_junit(args.junit, outcomes, info)
+    errored = [o for o in outcomes if o.status == "errored"]
+    for o in errored[:ERRORS_SHOWN]:
+        say(f"case {o.key}: engine {info.name}: {o.message}")
+    if len(errored) > ERRORS_SHOWN:
+        say(f"... and {len(errored) - ERRORS_SHOWN} more errored cases (all in the report above)")
     if outcomes and outcomes[-1].fatal:
-        say(f"the run stopped at case {outcomes[-1].key}: {outcomes[-1].message}")
+        say(f"the run stopped after case {outcomes[-1].key}: the engine cannot be asked anything more")
         return EXIT_USAGE
     if all(o.status == "skipped" for o in outcomes):
         say(f"no case ran: engine {info.name} skipped all {len(outcomes)} cases selected")

@@ -15,7 +15,18 @@ from typing import Any, TextIO
 import jsonschema
 
 from . import PROTOCOL_VERSION
-from .engine import Engine, EngineInfo, GameResult, Skip, check_answer, check_info, check_methods, describe_exception
+from .engine import (
+    MAX_POSITIONS,
+    Engine,
+    EngineFailure,
+    EngineInfo,
+    GameResult,
+    Skip,
+    check_answer,
+    check_info,
+    check_methods,
+    describe_exception,
+)
 from .rules import Rules, schema
 from .state import SIDES, Cube, Layout, Match, State, StateError
 
@@ -49,7 +60,8 @@ def check(kind: str, message: Any) -> dict[str, Any]:
     error = jsonschema.exceptions.best_match(validators[message["type"]].iter_errors(message))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "message"
-        raise ProtocolError(f"{where}: {error.message}")
+        text = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+        raise ProtocolError(f"{where}: {text}")
     return message
 
 
@@ -68,6 +80,9 @@ def decode(line: str, kind: str) -> dict[str, Any]:
         message = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"not JSON ({exc.msg}): {line[:120]!r}") from None
+    positions = message.get("positions") if isinstance(message, dict) else None
+    if isinstance(positions, list) and len(positions) > MAX_POSITIONS:  # before the schema: checking them is slow
+        raise ProtocolError(f"positions: {len(positions):,} of them, over the protocol's limit of {MAX_POSITIONS:,}")
     return check(kind, message)
 
 
@@ -147,6 +162,8 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:
         return {"type": "error", "id": rid, "message": f"bad state: {exc}"}
+    except EngineFailure as exc:  # a wrong answer of the engine's, already worded
+        return {"type": "error", "id": rid, "message": str(exc)}
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the server reports, the runner decides
         traceback.print_exc(file=sys.stderr)
         return {"type": "error", "id": rid, "message": describe_exception(exc)}
