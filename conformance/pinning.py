@@ -183,6 +183,8 @@ def table(results: list[FlipResult]) -> str:
     else:
         lines.append("every case pins every switch and option its verdict depends on")
     failed = [(r, c, v) for r in done for c, v in r.failed]
+    if failed:
+        lines.append(f"{len(failed)} failures of cases no ruleset runs, under a one-flip assignment that has them:")
     lines += [f"  {c.id} ({c.where}), run by no ruleset, fails under {r.flip.label}: {v}" for r, c, v in failed]
     return "\n".join(lines)
 
