@@ -64,8 +64,29 @@ class Ruleset:
 
 @cache
 def registry() -> dict[str, Any]:
-    """The switch and option registry, checked against its own shape."""
-    return load_yaml(SPEC_DIR / "switches.yaml")
+    """The switch and option registry; who states or decided which value is checked."""
+    path = SPEC_DIR / "switches.yaml"
+    data = load_yaml(path)
+    for name, spec in data["switches"].items():
+        seen: dict[str, str] = {}
+        for key in ("sources", "decided"):
+            for value, sources in spec.get(key, {}).items():
+                if value not in spec["values"]:
+                    raise DataError(path, locate(spec, key), f"switch {name}: {key} names no value {value!r}")
+                for source in sources:
+                    if source in seen:
+                        raise DataError(
+                            path,
+                            locate(spec, key),
+                            f"switch {name}: source {source} is in both {seen[source]} and {key}",
+                        )
+                    seen[source] = key
+    return data
+
+
+def decided(switch: str, value: str, source: str) -> bool:
+    """Whether `source` is silent on `switch` and this spec chose `value` for it (switches.yaml `decided`)."""
+    return source in registry()["switches"][switch].get("decided", {}).get(value, [])
 
 
 def schema(name: str) -> dict[str, Any]:
