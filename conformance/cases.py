@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from .state import CHECKERS, SIDES, Cube, Layout, Match, Segment, Side, State, S
 from .steps import Step, digest, next_segment, plays_step, result_step
 from .yamlio import DataError, LineDict, load_yaml, locate
 
-__all__ = ["Case", "Step", "digest", "load_all", "load_file", "suite"]
+__all__ = ["Case", "Loaded", "Step", "digest", "load", "load_all", "load_file", "read_file", "shipped", "suite"]
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 
@@ -67,9 +68,10 @@ def _checkers(spec: dict[str, int]) -> tuple[tuple[int, ...], int, int | None]:
     points = [0] * 24
     for key, n in spec.items():
         if key not in ("bar", "off"):
-            if not 1 <= int(key) <= 24:
-                raise StateError(f"no point {key}: a side's points are 1-24, plus bar and off")
-            points[int(key) - 1] = n
+            number = key if type(key) is int else int(key) if isinstance(key, str) and key.isdigit() else None
+            if number is None or not 1 <= number <= 24:
+                raise StateError(f"no point {key!r}: a side's points are 1-24, plus bar and off")
+            points[number - 1] = n
     return tuple(points), spec.get("bar", 0), spec.get("off")
 
 
@@ -105,6 +107,8 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     try:
         layout, id_turn, id_dice = _layout(game, raw, path)
         layout.validate()
+    except DataError:
+        raise
     except (StateError, ValueError) as exc:
         raise DataError(
             path, locate(raw, "position") or where, f"case {raw['id']}: impossible position: {exc}"
@@ -171,43 +175,134 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     )
 
 
+# YAML reads 6.0 as a float; JSON Schema's "integer" would accept it, a case file must not.
+_Strict = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    ),
+)
+
+
 @cache
-def _case_validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema("case"))
+def _validators() -> tuple[jsonschema.Validator, jsonschema.Validator]:
+    """The file's own fields (each case left to the second), and one case."""
+    whole = schema("case")
+    file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
+    one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
+    return _Strict(file_level), _Strict(one_case)
+
+
+def _schema_error(validator: jsonschema.Validator, data: Any, root: Any, at: list[Any], path: Path) -> DataError | None:
+    """The most telling schema violation of `data` (found at `at` under `root`), located."""
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is None:
+        return None
+    where = at + list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        where += [key for key in error.instance if key not in error.schema.get("properties", {})][:1]
+    field = "/".join(map(str, where)) or "(top)"
+    return DataError(path, locate(root, *where), f"{field}: {error.message}")
+
+
+def read_file(path: Path) -> tuple[list[Case], list[DataError]]:
+    """The cases of one file that load, and one located error for each that does not (or for the file)."""
+    try:
+        data = load_yaml(path)
+    except DataError as exc:
+        return [], [exc]
+    if not isinstance(data, dict):
+        return [], [DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")]
+    file_level, one_case = _validators()
+    error = _schema_error(file_level, data, data, [], path)
+    if error is not None:
+        return [], [error]
+    defaults = dict(data.get("requires", {}))
+    try:
+        check_switches(defaults, path, data.get("requires", data), "file requires")
+    except DataError as exc:
+        return [], [exc]
+    cases, errors = [], []
+    for i, raw in enumerate(data["cases"]):
+        error = _schema_error(one_case, raw, data, ["cases", i], path)
+        if error is not None:
+            errors.append(error)
+            continue
+        try:
+            cases.append(_case(raw, data["game"], defaults, path))
+        except DataError as exc:
+            errors.append(exc)
+    return cases, errors
 
 
 def load_file(path: Path) -> list[Case]:
     """Every case of one file; the first problem raises DataError naming file and line."""
-    data = load_yaml(path)
-    if not isinstance(data, dict):
-        raise DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")
-    error = jsonschema.exceptions.best_match(_case_validator().iter_errors(data))
-    if error is not None:
-        at = list(error.absolute_path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            at += [key for key in error.instance if key not in error.schema.get("properties", {})][
-                :1
-            ]  # the unknown field's line
-        field_path = "/".join(map(str, at)) or "(top)"
-        raise DataError(path, locate(data, *at), f"{field_path}: {error.message}")
-    defaults = dict(data.get("requires", {}))
-    check_switches(defaults, path, data.get("requires", data), "file requires")
-    return [_case(raw, data["game"], defaults, path) for raw in data["cases"]]
-
-
-def load_all(root: Path = CASES_DIR) -> list[Case]:
-    """The whole suite, checked for duplicate ids across files."""
-    cases: list[Case] = []
-    seen: dict[str, Case] = {}
-    for path in sorted(root.rglob("*.yaml")):
-        for case in load_file(path):
-            if case.id in seen:
-                raise DataError(path, case.line, f"duplicate case id {case.id!r} (first at {seen[case.id].where})")
-            seen[case.id] = case
-            cases.append(case)
+    cases, errors = read_file(path)
+    if errors:
+        raise errors[0]
     return cases
 
 
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The cases that loaded, and one located error for each file or case that did not."""
+
+    cases: tuple[Case, ...]
+    errors: tuple[DataError, ...]
+
+    def strict(self) -> tuple[Case, ...]:
+        if self.errors:
+            raise self.errors[0]
+        return self.cases
+
+
+def _files(target: Path) -> tuple[list[Path], list[DataError]]:
+    if target.is_dir():
+        found = sorted(p for p in target.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        return found, [] if found else [DataError(target, None, "no case files (*.yaml, *.yml) in this folder")]
+    if not target.exists():
+        return [], [DataError(target, None, "no such file or folder")]
+    if target.suffix not in SUFFIXES:
+        return [], [DataError(target, None, "not a case file: case files end in .yaml or .yml")]
+    return [target], []
+
+
+def load(targets: Iterable[Path]) -> Loaded:
+    """Every case under the given files and folders, checked for duplicate ids across files."""
+    cases: list[Case] = []
+    errors: list[DataError] = []
+    seen: dict[str, Case] = {}
+    for target in targets:
+        files, missing = _files(Path(target))
+        errors += missing
+        for path in files:
+            loaded, bad = read_file(path)
+            errors += bad
+            for case in loaded:
+                if case.id in seen:
+                    errors.append(
+                        DataError(path, case.line, f"duplicate case id {case.id!r} (first at {seen[case.id].where})")
+                    )
+                    continue
+                seen[case.id] = case
+                cases.append(case)
+    return Loaded(tuple(cases), tuple(errors))
+
+
+def load_all(root: Path = CASES_DIR) -> list[Case]:
+    """The whole suite under `root`; the first problem raises DataError."""
+    return list(load([root]).strict())
+
+
 @cache
+def shipped() -> Loaded:
+    """The suite shipped with the package, as loaded."""
+    return load([CASES_DIR])
+
+
 def suite() -> tuple[Case, ...]:
-    return tuple(load_all())
+    """The shipped suite; any problem in it raises DataError."""
+    return shipped().strict()

@@ -3,22 +3,66 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from pathlib import Path
 
 from tqdm import tqdm
 
 from . import PROTOCOL_VERSION, __version__
-from .cases import suite
+from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, load_engine
 from .rules import rulesets
-from .yamlio import DataError
+from .state import GAMES
+from .yamlio import DataError, read_text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors are one line, like every other error, and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def _glob(text: str) -> str:
+    """A glob pattern as fnmatch reads it; an unclosed '[' would silently match nothing."""
+    i = 0
+    while i < len(text):
+        if text[i] == "[":
+            end = text.find("]", i + 2 if text[i + 1 : i + 2] in ("!", "]") else i + 1)
+            if end < 0:
+                raise argparse.ArgumentTypeError(f"malformed pattern {text!r}: '[' without a closing ']'")
+            i = end
+        i += 1
+    return text
+
+
+def _cases_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--cases",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="case files or folders to use instead of the shipped suite (repeatable)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gammonspec", description="The executable rulebook of the backgammon family.")
+    parser = _Parser(prog="gammonspec", description="The executable rulebook of the backgammon family.")
     parser.add_argument(
         "--version", action="version", version=f"gammonspec {__version__} (protocol {PROTOCOL_VERSION})"
     )
@@ -30,11 +74,14 @@ def _parser() -> argparse.ArgumentParser:
     engine.add_argument(
         "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
     )
-    run.add_argument("--timeout", type=float, default=10.0, help="seconds per request for --engine-cmd (default 10)")
-    run.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
+    run.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request for --engine-cmd (default 10)")
+    run.add_argument("--game", action="append", default=[], choices=GAMES, help="only this game (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
-    run.add_argument("--rule", action="append", default=[], help="only cases pinning a rule ID matching this glob")
-    run.add_argument("--case", action="append", default=[], help="only case ids matching this glob")
+    run.add_argument(
+        "--rule", action="append", default=[], type=_glob, help="only cases pinning a rule ID matching this glob"
+    )
+    run.add_argument("--case", action="append", default=[], type=_glob, help="only case ids matching this glob")
+    _cases_option(run)
     run.add_argument("--json", type=Path, metavar="FILE", help="write the JSON report here")
     run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report here")
     run.add_argument(
@@ -46,18 +93,64 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
 
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
-    commands.add_parser("check", help="load and validate every case, ruleset and spec page")
+    check = commands.add_parser("check", help="load and validate every case, ruleset and spec page")
+    _cases_option(check)
     matrix = commands.add_parser("matrix", help="print the disagreement table of the rulesets (Markdown)")
-    matrix.add_argument("--game", default="all", help="only this game's rulesets (default: all)")
+    matrix.add_argument(
+        "--game", default="all", choices=("all", *GAMES), help="only this game's rulesets (default: all)"
+    )
     return parser
 
 
-def _read_expect_fail(path: Path) -> set[str]:
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as exc:
-        raise DataError(path, None, f"cannot read: {exc.strerror}") from None
-    return {line.split("#")[0].strip() for line in lines} - {""}
+def _say(message: object) -> None:
+    print(f"gammonspec: {message}", file=sys.stderr)
+
+
+def _loaded(args: argparse.Namespace) -> Loaded:
+    return load(args.cases) if args.cases else shipped()
+
+
+def _read_expect_fail(path: Path, cases: tuple[Case, ...]) -> tuple[set[str], list[DataError]]:
+    """The listed ids (or ruleset::id), and an error for each line that names no case (the list stays honest)."""
+    ids, known, stale = set(), {c.id for c in cases}, []
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        entry = line.split("#")[0].strip()
+        if not entry:
+            continue
+        ruleset, _, case_id = entry.rpartition("::")
+        if ruleset and ruleset not in rulesets():
+            stale.append(DataError(path, n, f"unknown ruleset {ruleset!r} (known: {', '.join(rulesets())})"))
+        elif case_id not in known:
+            stale.append(DataError(path, n, f"no case {case_id!r} in the cases loaded (a stale entry?)"))
+        ids.add(entry)
+    return ids, stale
+
+
+def _writable(option: str, path: Path | None) -> None:
+    """Fail before the run, not after it, when a report cannot be written."""
+    if path is None:
+        return
+    folder = path.parent
+    problem = (
+        "is a folder"
+        if path.is_dir()
+        else f"no folder {folder}"
+        if not folder.is_dir()
+        else "cannot be written"
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
+        else None
+    )
+    if problem:
+        raise DataError(path, None, f"{option}: {problem}")
+
+
+def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) -> str | None:
+    from fnmatch import fnmatchcase
+
+    for pattern in patterns:
+        if not any(fnmatchcase(v, pattern) for v in values):
+            return f"{option} {pattern!r} matches no {what} of the {len(values)} in the cases loaded"
+    return None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -65,18 +158,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .runner import Filters, plan, run
     from .subprocess_engine import EngineFailure, SubprocessEngine
 
-    expect_fail = _read_expect_fail(args.expect_fail) if args.expect_fail else set()
-    filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
-        print(
-            f"gammonspec: unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})",
-            file=sys.stderr,
-        )
+        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
         return EXIT_USAGE
-    pairs = plan(suite(), rulesets(), filters)
+    _writable("--json", args.json)
+    _writable("--junit", args.junit)
+    loaded = _loaded(args)
+    problems = list(loaded.errors)
+    if args.expect_fail:
+        expect_fail, stale = _read_expect_fail(args.expect_fail, loaded.cases)
+        problems += stale
+    else:
+        expect_fail = set()
+    for problem in problems:
+        _say(problem)
+    if not loaded.cases:
+        _say("no case loaded: nothing to run")
+        return EXIT_USAGE
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+        "--case", "case id", args.case, {c.id for c in loaded.cases}
+    )
+    if unmatched:
+        _say(unmatched)
+        return EXIT_USAGE
+    filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
+    pairs = plan(loaded.cases, rulesets(), filters)
     if not pairs:
-        print("gammonspec: no case matches the filters", file=sys.stderr)
+        _say("no case matches the filters")
         return EXIT_USAGE
     engine = (
         SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
@@ -106,6 +215,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         reports.write_json(args.json, outcomes, info, restarts)
     if args.junit:
         reports.write_junit(args.junit, outcomes, info)
+    if problems:
+        _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
+        return EXIT_USAGE
     return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
 
 
@@ -124,10 +236,16 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .coverage import clauses
+    from .coverage import clauses, unknown_rules
 
-    cases, specs = suite(), clauses()
-    print(f"{len(cases)} cases, {len(rulesets())} rulesets, {len(specs)} rule clauses: all valid")
+    loaded, specs = _loaded(args), clauses()
+    problems = [*loaded.errors, *unknown_rules(loaded.cases)]
+    for problem in problems:
+        _say(problem)
+    if problems:
+        _say(f"{len(problems)} problem(s); {len(loaded.cases)} cases valid")
+        return EXIT_USAGE
+    print(f"{len(loaded.cases)} cases, {len(rulesets())} rulesets, {len(specs)} rule clauses: all valid")
     return EXIT_OK
 
 

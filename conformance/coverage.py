@@ -72,15 +72,21 @@ def cases_by_rule(cases: tuple[Case, ...]) -> dict[str, list[Case]]:
     return by_rule
 
 
+def unknown_rules(cases: tuple[Case, ...]) -> list[DataError]:
+    """A located error for each rule ID a case names that no spec page defines."""
+    known = clauses()
+    return [
+        DataError(case.path, case.line, f"case {case.id} names unknown rule {rule}")
+        for case in cases
+        for rule in case.rules
+        if rule not in known
+    ]
+
+
 def problems(cases: tuple[Case, ...]) -> list[str]:
     """Gaps: testable clauses with too few cases, cases naming unknown rules, cases pinning non-testable clauses."""
     known, by_rule = clauses(), cases_by_rule(cases)
-    found = [
-        f"{case.where}: case {case.id} names unknown rule {rule}"
-        for rule, pinned in by_rule.items()
-        if rule not in known
-        for case in pinned
-    ]
+    found = [str(error) for error in unknown_rules(cases)]
     for clause in known.values():
         n = len(by_rule.get(clause.id, []))
         if clause.status == "testable" and n < MIN_CASES:

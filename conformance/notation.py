@@ -42,6 +42,46 @@ def parse(play: str) -> list[list[tuple[int, bool]]]:
     return paths
 
 
+def _fits(hop: tuple[int, int], used: tuple[int, ...]) -> bool:
+    """Whether one hop of a checker (from, to) is made by exactly these numbers (bearing off may overshoot)."""
+    start, end = hop
+    if end != OFF:
+        return sum(used) == start - end
+    return sum(used) - max(used) < start <= sum(used)
+
+
+def check_numbers(play: str, numbers: tuple[int, ...]) -> None:
+    """Raise NotationError unless the play's hops can be made with distinct numbers out of `numbers`."""
+    hops = [(a[0], b[0]) for path in parse(play) for a, b in zip(path, path[1:])]
+
+    def place(k: int, left: tuple[int, ...]) -> bool:
+        if k == len(hops):
+            return True
+        for used in _sub_multisets(left):
+            if _fits(hops[k], used):
+                rest = list(left)
+                for n in used:
+                    rest.remove(n)
+                if place(k + 1, tuple(rest)):
+                    return True
+        return False
+
+    if place(0, tuple(numbers)):
+        return
+    rolled = "-".join(map(str, numbers))
+    for start, end in hops:
+        if not any(_fits((start, end), used) for used in _sub_multisets(numbers)):
+            name = lambda p: "bar" if p == BAR else "off" if p == OFF else str(p)  # noqa: E731
+            pips = f"{start} or less" if end == OFF else str(start - end)
+            raise NotationError(f"{name(start)}/{name(end)} moves {pips} pips, which no numbers of {rolled} make")
+    moves = ", ".join(f"{a - b}" if b != OFF else f"{a}/off" for a, b in hops)
+    raise NotationError(f"its moves ({moves}) need more numbers than {rolled} gives")
+
+
+def _sub_multisets(numbers: tuple[int, ...]) -> set[tuple[int, ...]]:
+    return {tuple(numbers[i] for i in range(len(numbers)) if mask >> i & 1) for mask in range(1, 1 << len(numbers))}
+
+
 def apply(layout: Layout, side: Side, play: str) -> Layout:
     """The layout after `side` makes `play`; raises NotationError when the play cannot be made."""
     me = list(layout.points(side))

@@ -40,8 +40,10 @@ class _Walk:
     result: dict[str, Any] | None = None  # how the current game ended, as the script says
     game_number: int = 1
 
+    index: int = 0  # the step being walked (0-based)
+
     def fail(self, line: int | None, message: str) -> DataError:
-        return DataError(self.path, line, f"case {self.raw['id']}: {message}")
+        return DataError(self.path, line, f"case {self.raw['id']}: step {self.index + 1}: {message}")
 
     def state(self, player: Side, context: TurnContext | None = None) -> State:
         context = context or TurnContext(player not in self.played, self.rolls)
@@ -76,7 +78,8 @@ class _Walk:
         context = TurnContext(player not in self.played, self.rolls, 0 if passed else self.head)
         checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path)
         if "play" in step:
-            played_to = resolve(self.raw, [*at, "play"], [step["play"]], self.layout, player, self.path)[step["play"]]
+            made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path)
+            played_to = made[step["play"]]
             checked = replace(checked, play=(step["play"], played_to))
             self.layout = played_to
             self.head += 0 if passed else _head_moves(step["play"])
@@ -122,6 +125,17 @@ class _Walk:
         return checked
 
     def step(self, i: int, step: LineDict) -> Step:
+        """One step, checked; an error in it names the step."""
+        self.index = i
+        try:
+            return self._step(i, step)
+        except DataError as exc:
+            prefix = f"case {self.raw['id']}: "
+            if exc.message.startswith(prefix) and not exc.message.startswith(f"{prefix}step "):
+                raise DataError(exc.path, exc.line, f"{prefix}step {i + 1}: {exc.message[len(prefix) :]}") from None
+            raise
+
+    def _step(self, i: int, step: LineDict) -> Step:
         at, line = ["steps", i], self.raw["steps"].item_lines[i]
         expect = dict(step.get("expect", {}))
         if "opening" in step:
@@ -129,20 +143,25 @@ class _Walk:
         if "next_game" in step:
             return self.next_game(step, at, expect, line)
         if self.turn is None:
-            raise self.fail(line, f"step {i + 1}: nobody is on roll yet (start with an opening step or give 'turn')")
+            raise self.fail(line, "nobody is on roll yet (start with an opening step or give 'turn')")
         if self.pending is not None and "numbers" not in step:
             raise self.fail(
                 line,
-                f"step {i + 1}: the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)",
+                f"the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)",
             )
-        if "numbers" in step and (self.pending is None or sorted(step["numbers"]) != sorted(self.pending.numbers)):
+        if "numbers" in step and self.pending is None:
             raise self.fail(
                 locate(self.raw, *at, "numbers"),
-                f"step {i + 1}: no segment {step['numbers']} is due here (due: {self.pending})",
+                "no segment is due here: a 'numbers' step follows a step whose 'next' names its numbers",
+            )
+        if "numbers" in step and sorted(step["numbers"]) != sorted(self.pending.numbers):
+            raise self.fail(
+                locate(self.raw, *at, "numbers"),
+                f"the segment due is {list(self.pending.numbers)} ({self.pending.player} to play), not {step['numbers']}",
             )
         player = self.pending.player if self.pending else self.turn
         if step.get("turn", player) != player:
-            raise self.fail(locate(self.raw, *at, "turn"), f"step {i + 1}: it is {player}'s turn, not {step['turn']}'s")
+            raise self.fail(locate(self.raw, *at, "turn"), f"it is {player}'s turn, not {step['turn']}'s")
         if "roll" in step or "numbers" in step:
             return self.play(step, at, expect, line)
         if "double" in step:
@@ -163,5 +182,7 @@ def walk(raw: LineDict, first: State, path: Path) -> list[Step]:
     walk = _Walk(raw, path, first.layout, first.turn, first.cube, first.match, played, first.context.rolls_in_game)
     steps = [walk.step(i, step) for i, step in enumerate(raw["steps"])]
     if walk.pending is not None:
-        raise walk.fail(raw.line, f"the scenario stops in the middle of a turn ({walk.pending} is due)")
+        raise DataError(
+            path, raw.line, f"case {raw['id']}: the scenario stops in the middle of a turn ({walk.pending} is due)"
+        )
     return steps

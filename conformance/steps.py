@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .notation import NotationError, apply
+from .notation import NotationError, apply, check_numbers
 from .state import Layout, Segment, Side, State
 from .yamlio import DataError, LineDict, locate
 
@@ -55,16 +55,14 @@ def plays_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: Stat
         )
     if "plays" in expect and "no_play" in expect:
         raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: give either plays or no_play")
-    layout, turn = state.layout, state.turn
     expected = {
-        name: resolve(raw, [*at, "expect", name], expect.get(name, []), layout, turn, path)
-        for name in ("plays", "includes")
+        name: resolve(raw, [*at, "expect", name], expect.get(name, []), state, path) for name in ("plays", "includes")
     }
     expected["excludes"] = resolve(
-        raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], layout, turn, path
+        raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], state, path, rolled=False
     )
     if expect.get("no_play"):
-        expected["plays"] = {"(no move)": layout}
+        expected["plays"] = {"(no move)": state.layout}
     return Step("plays", state, expect, line, expected)
 
 
@@ -84,13 +82,26 @@ def next_segment(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owne
     return Segment(owner, tuple(data["numbers"]), bool(data.get("passed", False)))
 
 
+def numbers(state: State) -> tuple[int, ...]:
+    """The numbers the side on roll plays now: its segment's, or the roll's (a double four times)."""
+    if state.segment is not None:
+        return tuple(state.segment.numbers)
+    dice = tuple(state.dice)
+    return dice * 2 if len(dice) == 2 and dice[0] == dice[1] else dice
+
+
 def resolve(
-    raw: LineDict, at: list[Any], plays: list[str], layout: Layout, turn: Side, path: Path
+    raw: LineDict, at: list[Any], plays: list[str], state: State, path: Path, rolled: bool = True
 ) -> dict[str, Layout]:
+    """Each play's resulting layout; a play the board does not allow is a DataError, and so (with `rolled`,
+    for plays expected to be legal) is one whose moves no numbers to play make."""
     resolved: dict[str, Layout] = {}
+    layout, turn, usable = state.layout, state.turn, numbers(state)
     for i, play in enumerate(plays):
         try:
             result = apply(layout, turn, play)
+            if rolled:
+                check_numbers(play, usable)
         except NotationError as exc:
             raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: play {play!r}: {exc}") from None
         key = result.key()

@@ -8,13 +8,18 @@ from typing import Any
 
 import yaml
 
+MAX_MESSAGE = 300  # characters: an error names what is wrong, it never prints a whole document
+
 
 class DataError(ValueError):
-    """Bad input data: says which file, which line and what is wrong."""
+    """Bad input data: says which file, which line (when there is one) and what is wrong, on one line."""
 
     def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        message = " ".join(message.split())
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 1] + "…"
         self.path, self.line, self.message = Path(path), line, message
-        super().__init__(f"{path}:{line or '?'}: {message}")
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
 class LineDict(dict):
@@ -45,20 +50,44 @@ _Loader.add_implicit_resolver(
 )
 
 
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """YAML that is valid but not allowed in a case file (aliases, merge keys)."""
+
+
+def _construct(loader: _Loader, node: yaml.Node) -> Any:
+    """A child node's value; an alias (a node met a second time) is refused, so nothing ever expands."""
+    if node in loader.constructed_objects or node in loader.recursive_objects:
+        raise _Refused(
+            None, None, "aliases (*name) and anchors (&name) are not allowed in case files: write the value out", None
+        )
+    return loader.construct_object(node, deep=True)
+
+
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     result = LineDict()
     result.line, result.key_lines = node.start_mark.line + 1, {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
+        if key_node.tag == _MERGE:
+            raise _Refused(
+                None, None, "merge keys (<<) are not allowed in case files: write the fields out", key_node.start_mark
+            )
+        key = _construct(loader, key_node)
+        try:
+            hash(key)
+        except TypeError:
+            raise _Refused(None, None, "a mapping key must be a plain value", key_node.start_mark) from None
         if key in result:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
-        result[key] = loader.construct_object(value_node, deep=True)
+        result[key] = _construct(loader, value_node)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
 
 
 def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
-    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result = LineList(_construct(loader, child) for child in node.value)
     result.line, result.item_lines = node.start_mark.line + 1, [c.start_mark.line + 1 for c in node.value]
     return result
 
@@ -67,21 +96,62 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
-def load_yaml(path: Path) -> Any:
-    """Parse a YAML file; malformed YAML raises DataError with the line."""
+def _line_of(data: bytes | str, offset: int) -> int:
+    return data[:offset].count(b"\n" if isinstance(data, bytes) else "\n") + 1
+
+
+def read_text(path: Path) -> str:
+    """A text file's contents: UTF-8 (a UTF-8 byte-order mark is dropped), without NUL bytes."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
-        raise DataError(path, None, f"cannot read: {exc.strerror}") from None
+        raise DataError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataError(path, 1, "the file is UTF-16: save it as UTF-8")
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        at = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        column = at - data.rfind(b"\n", 0, at)
+        raise DataError(
+            path, _line_of(data, at), f"not UTF-8: byte 0x{data[at]:02x} at column {column}: save the file as UTF-8"
+        ) from None
+    if "\0" in text:
+        raise DataError(
+            path, _line_of(text, text.index("\0")), "a NUL byte (is the file UTF-16, or binary?): save it as UTF-8 text"
+        )
+    return text
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse a YAML case file; malformed YAML, aliases and merge keys raise DataError with the line."""
+    text = read_text(path)
+    try:
+        loader = _Loader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except _Refused as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else _alias_line(text)
+        raise DataError(path, line, exc.problem) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise DataError(
             path, mark.line + 1 if mark else None, f"malformed YAML: {exc.problem or exc.context}"
         ) from None
+    except yaml.reader.ReaderError as exc:
+        raise DataError(path, _line_of(text, exc.position), f"malformed YAML: {exc.reason}") from None
     except yaml.YAMLError as exc:
         raise DataError(path, None, f"malformed YAML: {exc}") from None
+
+
+def _alias_line(text: str) -> int | None:
+    """The line of the first alias (only on the error path: this parses the text again)."""
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            return event.start_mark.line + 1
+    return None
 
 
 def locate(data: Any, *path: Any) -> int | None:

@@ -6,9 +6,9 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import MINI_IDS, dedent
+from conftest import MINI_IDS, MINI_SUITE, dedent
 from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
-from gammonspec.conformance.cases import load_all
+from gammonspec.conformance.cases import Loaded, load
 from gammonspec.conformance.rules import rulesets
 
 FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne gets wrong
@@ -17,7 +17,7 @@ FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne get
 @pytest.fixture
 def mini_cli(monkeypatch, mini):
     """The CLI sees the mini suite and the one backgammon ruleset."""
-    monkeypatch.setattr(cli, "suite", lambda: tuple(mini))
+    monkeypatch.setattr(cli, "shipped", lambda: Loaded(tuple(mini), ()))
     monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     return mini
 
@@ -70,7 +70,9 @@ def test_unknown_ruleset(capsys):
 
 def test_no_case_matches(mini_cli, capsys):
     assert cli.main(["run", "--case", "zzz-*"]) == 2
-    assert "no case matches" in capsys.readouterr().err
+    assert capsys.readouterr().err == "gammonspec: --case 'zzz-*' matches no case id of the 6 in the cases loaded\n"
+    assert cli.main(["run", "--case", "mini-dance", "--rule", "bg.score.*"]) == 2
+    assert "no case matches the filters" in capsys.readouterr().err
 
 
 def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
@@ -90,11 +92,20 @@ def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
             derivation: by hand, from the rules
     """)
     )
-    monkeypatch.setattr(cli, "suite", lambda: tuple(load_all(tmp_path / "cases")))
+    monkeypatch.setattr(cli, "shipped", lambda: load([tmp_path / "cases"]))
+    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     assert cli.main(["run", "-q"]) == 2
-    err = capsys.readouterr().err
-    assert f"{bad}:8:" in err and "9 is greater than the maximum of 6" in err
-    assert len(err.strip().splitlines()) == 1  # one clear error, no traceback
+    first, last = capsys.readouterr().err.splitlines()  # one clear error, then why nothing ran
+    assert first == f"gammonspec: {bad}:8: cases/0/roll/1: 9 is greater than the maximum of 6"
+    assert last == "gammonspec: no case loaded: nothing to run"
+    (bad.parent / "mini.yaml").write_text(MINI_SUITE)  # a good file beside it: its cases run, the exit is still 2
+    assert cli.main(["run", "-q"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.strip().endswith("6 passed, 0 failed")
+    assert captured.err.splitlines() == [
+        first,
+        "gammonspec: 1 problem(s) in the input (listed first); the 6 cases that loaded ran",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -137,7 +148,8 @@ def test_usage_errors(argv, capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(argv)
     assert info.value.code == 2
-    assert "usage: gammonspec" in capsys.readouterr().err
+    [line] = capsys.readouterr().err.splitlines()  # one line, as every error
+    assert line.startswith("gammonspec") and line.endswith("--help)")
 
 
 def test_version(capsys):
