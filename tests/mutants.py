@@ -7,7 +7,10 @@ patches go where the engine looks its rule functions up (`r.name` in movegen, mo
 elsewhere).  Mutants that no position can tell apart from the rule are left out (a checker
 on the bar bearing off: nothing else moves while one is on the bar; a play going on after the
 last checker is off; a six-block ban waived for borne-off opponents: a trap needs an opposing
-checker on the board behind it).  A second family reads one switch value as another at the engine's boundary, so
+checker on the board behind it; a draw found only after the play: the draw needs the mover's home
+board full, home checkers are frozen while one stands in the first quarter, and the walled-in
+opponent's home checkers stand ahead of any row, so whatever the mover could still play after the
+draw it could have played before it, to the same end).  A second family reads one switch value as another at the engine's boundary, so
 every switch value of every ruleset is needed by some cases.
 """
 
@@ -320,13 +323,6 @@ def _one_walled(original: Any) -> Any:
     return mutual_block
 
 
-def _draw_ignored_mid_play(original: Any) -> Any:
-    def game_ends(me, them, game, m):  # a draw is found only after the play, not the moment it arises
-        return original(me, them, game, replace(m, draw_rule=False))
-
-    return game_ends
-
-
 def _drop_doubled(original: Any) -> Any:
     def cube_action(state, rules, response):  # a drop pays the doubled stake
         outcome = original(state, rules, response)
@@ -465,7 +461,6 @@ RULE_MUTANTS: tuple[Mutant, ...] = (
     mutant("six-block-own-numbering", "nd.block.six", r, "six_block_trap", _block_own_numbering),
     mutant("six-block-edge-counts-ahead", "nd.block.six", r, "six_block_trap", _block_edge_ahead),
     mutant("six-block-checked-at-end-only", "cn.block.six", r.Movement, "of", _block_after_only),
-    mutant("draw-found-after-play-only", "cn.draw.both-blocked", r, "game_ends", _draw_ignored_mid_play),
     mutant("either-die-when-one-playable", "bg.move.higher-die", r, "keep_maximal", _either_die),
     mutant("stuck-order-is-a-play", "nd.move.full-move", movegen, "legal_positions", _stuck_order),
     mutant("chain-from-first-roll", "cn.doubles.first-three-rolls", r, "chain_active", _chain_from_start),
