@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from . import PROTOCOL_VERSION, __version__
 from .cases import Case, Loaded, load, shipped, suite
-from .engine import EngineLoadError, load_engine
+from .engine import EngineLoadError, describe_exception, load_engine
 from .rules import rulesets
 from .state import GAMES
 from .yamlio import DataError, read_text
@@ -74,7 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     engine.add_argument(
         "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
     )
-    run.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request for --engine-cmd (default 10)")
+    run.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request (default 10)")
+    run.add_argument(
+        "--startup-timeout",
+        type=_seconds,
+        default=60.0,
+        help="seconds for the engine to start and answer the handshake (default 60)",
+    )
     run.add_argument("--game", action="append", default=[], choices=GAMES, help="only this game (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
     run.add_argument(
@@ -154,9 +160,8 @@ def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) ->
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from . import reports
-    from .runner import Filters, plan, run
-    from .subprocess_engine import EngineFailure, SubprocessEngine
+    from .launch import run_engine
+    from .runner import Filters, plan
 
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
@@ -187,44 +192,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not pairs:
         _say("no case matches the filters")
         return EXIT_USAGE
-    engine = (
-        SubprocessEngine(args.engine_cmd, args.timeout) if args.engine_cmd else load_engine(args.engine or "reference")
+    bar = (
+        (lambda it: it)
+        if args.quiet
+        else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
     )
-    try:
-        info = engine.info()
-        bar = (
-            (lambda it: it)
-            if args.quiet
-            else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
-        )
-        outcomes = list(run(engine, pairs, expect_fail, progress=bar))
-    except EngineFailure as exc:
-        print(f"gammonspec: the engine failed its handshake: {exc}", file=sys.stderr)
-        if exc.stderr:
-            print(exc.stderr, file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        if hasattr(engine, "close"):
-            engine.close()
-    restarts = getattr(engine, "restarts", 0)
-    report = reports.text(outcomes, info, restarts)
-    if args.quiet:
-        report = report.rsplit("\n\n", 1)[-1]
-    print(report)
-    if args.json:
-        reports.write_json(args.json, outcomes, info, restarts)
-    if args.junit:
-        reports.write_junit(args.junit, outcomes, info)
+    status = run_engine(args, pairs, expect_fail, bar)
     if problems:
         _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
-    return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+    return status
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from .protocol import serve
 
-    return serve(load_engine(args.engine))
+    return serve(load_engine(args.engine), name=args.engine)
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
@@ -271,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head or less
         sys.stderr.close()
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - a bug of gammonspec's: one located line, never a traceback
+        print(f"gammonspec: internal error, please report it: {describe_exception(exc)}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ speaks the JSON-lines protocol and is wrapped into the same shape by
 from __future__ import annotations
 
 import importlib
+import itertools
+import os
+import sys
+import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -18,6 +22,7 @@ from .state import Cube, Layout, Match, Segment, Side, State
 
 CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")
 ENTRY_POINT_GROUP = "gammonspec.engines"
+MAX_POSITIONS = 10_000  # positions in one legal-plays answer (spec/protocol.md, "Limits")
 
 
 @dataclass(frozen=True)
@@ -111,29 +116,162 @@ class Engine(Protocol):
         """The match (state.match) after a game that ended with `result`."""
 
 
+class EngineFailure(RuntimeError):
+    """An engine that did not answer a request as the protocol says; `stderr` is the tail of its standard error.
+
+    `fatal`: the engine cannot be asked anything more (a Python engine stuck past its time limit)."""
+
+    def __init__(self, message: str, stderr: str = "", fatal: bool = False) -> None:
+        super().__init__(message)
+        self.stderr, self.fatal = stderr, fatal
+
+
 class EngineLoadError(Exception):
-    pass
+    """An engine that cannot be loaded or started: one line saying why, for a usage error (exit 2)."""
+
+
+def raised_at(exc: BaseException) -> str:
+    """Where an exception was raised: the innermost frame's file and line."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
+
+
+def describe_exception(exc: BaseException) -> str:
+    """One line for an exception from an engine's code: its type, its message and where it was raised."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r}) at {raised_at(exc)}"
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} at {raised_at(exc)}"
+    return f"{type(exc).__name__}: {exc} (at {raised_at(exc)})"
+
+
+def _import(spec: str, module_name: str) -> object:
+    """The module, with the current folder on sys.path first, as `python -m` has it."""
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise EngineLoadError(
+                f"cannot load engine {spec!r}: no module named {exc.name!r} "
+                "(looked in the current folder and the installed packages)"
+            ) from None
+        raise EngineLoadError(
+            f"cannot load engine {spec!r}: importing {module_name} raised {describe_exception(exc)}"
+        ) from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the engine's own code: reported, never a traceback
+        raise EngineLoadError(
+            f"cannot load engine {spec!r}: importing {module_name} raised {describe_exception(exc)}"
+        ) from None
 
 
 def load_engine(spec: str) -> Engine:
     """An engine from `module:attribute` or the name of a `gammonspec.engines` entry point.
 
-    The attribute may be an Engine instance, or a class or factory called with no arguments."""
+    The attribute may be an Engine instance, or a class or factory called with no arguments.  The engine needs
+    `info`; the methods of the capabilities it declares are checked by `check_methods` once `info` answered."""
     if ":" in spec:
         module_name, _, attr = spec.partition(":")
+        module = _import(spec, module_name)
         try:
-            target = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise EngineLoadError(f"cannot load engine {spec!r}: {exc}") from None
+            target = getattr(module, attr)
+        except AttributeError:
+            raise EngineLoadError(
+                f"cannot load engine {spec!r}: module {module_name!r} has no attribute {attr!r}"
+            ) from None
     else:
         found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
         if not found:
             names = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
             raise EngineLoadError(f"no engine {spec!r}: give module:attr, or one of the installed engines {names}")
-        target = found[0].load()
-    engine = target() if isinstance(target, type) or not isinstance(target, Engine) and callable(target) else target
-    if not isinstance(engine, Engine):
+        try:
+            target = found[0].load()
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
+            raise EngineLoadError(f"cannot load engine {spec!r}: {describe_exception(exc)}") from None
+    if isinstance(target, type) or callable(target) and not callable(getattr(target, "info", None)):
+        try:
+            engine = target()
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the engine's own constructor
+            name = getattr(target, "__name__", spec)
+            raise EngineLoadError(f"cannot load engine {spec!r}: {name}() raised {describe_exception(exc)}") from None
+    else:
+        engine = target
+    if not callable(getattr(engine, "info", None)):
         raise EngineLoadError(
-            f"{spec!r} is not an engine: it needs the methods of gammonspec.conformance.engine.Engine"
+            f"{spec!r} is not an engine: it has no info() method (see gammonspec.conformance.engine.Engine)"
         )
-    return engine
+    return engine  # type: ignore[return-value]
+
+
+METHODS = {
+    "legal-plays": ("legal_plays",),
+    "next-segment": ("next_segment",),
+    "game-result": ("game_result",),
+    "opening": ("opening",),
+    "cube": ("may_double", "cube_action", "match_after_game"),
+}
+
+
+def check_info(spec: str, info: object) -> EngineInfo:
+    """The engine's info() answer, or EngineLoadError saying what is wrong with it."""
+    if not isinstance(info, EngineInfo):
+        raise EngineLoadError(
+            f"engine {spec!r}: info() returned {type(info).__name__}, expected a "
+            "gammonspec.conformance.engine.EngineInfo"
+        )
+    problems = [
+        f"{name} is {type(getattr(info, name)).__name__}, expected a str"
+        for name in ("name", "version")
+        if not isinstance(getattr(info, name), str)
+    ]
+    for name in ("rulesets", "capabilities"):
+        value = getattr(info, name)
+        if isinstance(value, str) or not isinstance(value, Iterable) or not all(isinstance(v, str) for v in value):
+            problems.append(f"{name} is {value!r}, expected a tuple of names")
+    unknown = [c for c in info.capabilities if c not in CAPABILITIES] if not problems else []
+    if unknown:
+        problems.append(f"unknown capabilities {', '.join(unknown)} (known: {', '.join(CAPABILITIES)})")
+    if problems:
+        raise EngineLoadError(f"engine {spec!r}: info() answered a bad EngineInfo: {'; '.join(problems)}")
+    return info
+
+
+def check_methods(spec: str, engine: object, info: EngineInfo) -> None:
+    """Every method of a declared capability is there (undeclared ones are never called)."""
+    for capability in info.capabilities:
+        for method in METHODS[capability]:
+            if not callable(getattr(engine, method, None)):
+                raise EngineLoadError(
+                    f"engine {spec!r} declares capability {capability} but has no method {method}: add it, or "
+                    f"declare only the capabilities it answers in its EngineInfo (capabilities=(...))"
+                )
+
+
+_ANSWERS: dict[str, tuple[tuple[type, ...], str]] = {
+    "next_segment": ((Segment, type(None)), "a Segment or None"),
+    "game_result": ((GameResult, type(None)), "a GameResult or None"),
+    "opening": ((Opening,), "an Opening"),
+    "may_double": ((bool,), "a bool"),
+    "cube_action": ((CubeOutcome,), "a CubeOutcome"),
+    "match_after_game": ((MatchOutcome,), "a MatchOutcome"),
+}
+
+
+def check_answer(method: str, answer: object) -> object:
+    """An engine method's answer, checked for its type (legal_plays: materialised, at most MAX_POSITIONS)."""
+    if method == "legal_plays":
+        if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+            raise EngineFailure(f"legal_plays returned {type(answer).__name__}, expected an iterable of Layout")
+        plays = list(itertools.islice(answer, MAX_POSITIONS + 1))
+        if len(plays) > MAX_POSITIONS:
+            raise EngineFailure(f"legal_plays answered more than {MAX_POSITIONS:,} positions (the protocol's limit)")
+        return plays
+    types, wanted = _ANSWERS[method]
+    if not isinstance(answer, types):
+        shown = repr(answer)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise EngineFailure(f"{method} returned {type(answer).__name__} {shown}, expected {wanted}")
+    return answer

@@ -15,9 +15,11 @@ from typing import Any, TextIO
 import jsonschema
 
 from . import PROTOCOL_VERSION
-from .engine import Engine, GameResult, Skip
+from .engine import Engine, GameResult, Skip, check_answer, check_info, check_methods, describe_exception
 from .rules import Rules, schema
 from .state import SIDES, Cube, Layout, Match, State, StateError
+
+MAX_LINE = 4 * 1024 * 1024  # bytes in one message line, its newline not counted (spec/protocol.md, "Limits")
 
 
 class ProtocolError(ValueError):
@@ -49,6 +51,16 @@ def check(kind: str, message: Any) -> dict[str, Any]:
         where = "/".join(map(str, error.absolute_path)) or "message"
         raise ProtocolError(f"{where}: {error.message}")
     return message
+
+
+def unknown_fields(message: dict[str, Any]) -> list[str]:
+    """The top-level fields of a from_engine message that this version does not define (they are ignored)."""
+    defs = schema("protocol")["$defs"]
+    for ref in defs["from_engine"]["oneOf"]:
+        definition = defs[ref["$ref"].rsplit("/", 1)[1]]
+        if definition["properties"]["type"].get("const") == message.get("type"):
+            return sorted(set(message) - set(definition["properties"]))
+    return []
 
 
 def decode(line: str, kind: str) -> dict[str, Any]:
@@ -83,8 +95,15 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         rules = Rules.from_wire(request["rules"])
         if request["type"] == "opening":
             cube, match = Cube.from_wire(request.get("cube")), Match.from_wire(request.get("match"))
-            start = engine.opening(
-                rules, request["dice"], request["game_number"], request["previous_winner"], cube, match
+            start = _call(
+                engine,
+                "opening",
+                rules,
+                request["dice"],
+                request["game_number"],
+                request["previous_winner"],
+                cube,
+                match,
             )
             return {
                 "type": "opening",
@@ -95,9 +114,9 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
             }
         state = State.from_wire(request["state"])
         if request["type"] == "may-double":
-            return {"type": "may-double", "id": rid, "allowed": engine.may_double(state, rules)}
+            return {"type": "may-double", "id": rid, "allowed": _call(engine, "may_double", state, rules)}
         if request["type"] == "cube-action":
-            outcome = engine.cube_action(state, rules, request["response"])
+            outcome = _call(engine, "cube_action", state, rules, request["response"])
             reply: dict[str, Any] = {"type": "cube-action", "id": rid, "legal": outcome.legal}
             if outcome.cube is not None:
                 reply["cube"] = outcome.cube.to_wire()
@@ -105,7 +124,7 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
                 reply["result"] = result_to_wire(outcome.result)
             return reply
         if request["type"] == "match-after-game":
-            after = engine.match_after_game(state, rules, result_from_wire(request["result"]))
+            after = _call(engine, "match_after_game", state, rules, result_from_wire(request["result"]))
             return {
                 "type": "match-after-game",
                 "id": rid,
@@ -114,28 +133,38 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
                 "winner": after.winner,
             }
         if request["type"] == "next-segment":
-            following = engine.next_segment(state, rules)
+            following = _call(engine, "next_segment", state, rules)
             return {"type": "next-segment", "id": rid, "next": None if following is None else following.to_wire()}
         if request["type"] == "legal-plays":
             return {
                 "type": "plays",
                 "id": rid,
-                "positions": [lay.to_wire() for lay in engine.legal_plays(state, rules)],
+                "positions": [lay.to_wire() for lay in _call(engine, "legal_plays", state, rules)],
             }
-        result = engine.game_result(state, rules)
+        result = _call(engine, "game_result", state, rules)
         return {"type": "game-result", "id": rid, "result": None if result is None else result_to_wire(result)}
     except Skip as exc:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:
         return {"type": "error", "id": rid, "message": f"bad state: {exc}"}
-    except Exception as exc:  # noqa: BLE001 - the server reports, the runner decides
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the server reports, the runner decides
         traceback.print_exc(file=sys.stderr)
-        return {"type": "error", "id": rid, "message": f"{type(exc).__name__}: {exc}"}
+        return {"type": "error", "id": rid, "message": describe_exception(exc)}
 
 
-def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Speak the protocol for `engine` until `bye` or end of input."""
-    info = engine.info()
+def _call(engine: Engine, method: str, *args: Any) -> Any:
+    """An engine method's answer, checked for its type (a wrong one is an error naming the method)."""
+    answer = check_answer(method, getattr(engine, method)(*args))
+    wrong = [lay for lay in answer if not isinstance(lay, Layout)][:1] if method == "legal_plays" else []  # type: ignore[attr-defined]
+    if wrong:
+        raise TypeError(f"legal_plays answered {type(wrong[0]).__name__} {wrong[0]!r}, not a Layout")
+    return answer
+
+
+def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, name: str = "engine") -> int:
+    """Speak the protocol for `engine` (loaded as `name`) until `bye` or end of input."""
+    info = check_info(name, engine.info())
+    check_methods(name, engine, info)
     for line in stdin:
         if not line.strip():
             continue

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -14,6 +17,26 @@ from .engine import EngineInfo
 from .runner import Outcome
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """Text from an engine made safe for a terminal and for XML: ANSI sequences dropped, other control
+    characters written as escapes (tabs and newlines kept)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _ANSI.sub("", text))
+
+
+def write_atomically(path: Path, data: str) -> None:
+    """Write the whole file or nothing: a temporary file beside it, then renamed over it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
@@ -43,7 +66,7 @@ def describe_failure(o: Outcome) -> str:
         lines.append("  " + o.message)
     if o.stderr:
         lines.append("  engine stderr:\n" + "\n".join("    " + s for s in o.stderr.splitlines()[-10:]))
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def text(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> str:
@@ -67,7 +90,7 @@ def text(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> str:
     tail += ", ".join(f"{s[k]} {k}" for k in STATUSES if s[k] or k in ("passed", "failed"))
     if restarts:
         tail += f" (engine restarted {restarts} times)"
-    parts.append(tail)
+    parts.append(printable(tail))
     return "\n\n".join(parts)
 
 
@@ -80,6 +103,10 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
             {
                 "id": o.case.id,
                 "ruleset": o.ruleset,
+                "file": str(o.case.path),
+                "line": o.case.line,
+                "title": o.case.title,
+                "time": round(o.seconds, 6),
                 "game": o.case.game,
                 "rules": list(o.case.rules),
                 "status": o.status,
@@ -94,18 +121,39 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
 
 
 def write_json(path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> None:
-    path.write_text(json.dumps(to_json(outcomes, info, restarts), indent=2) + "\n")
+    write_atomically(path, json.dumps(to_json(outcomes, info, restarts), indent=2) + "\n")
+
+
+def write_json_error(path: Path, message: str, stderr: str = "") -> None:
+    """The JSON report of a run that could not start: no results, the error that stopped it."""
+    data = {
+        "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
+        "error": message,
+        **({"stderr": stderr} if stderr else {}),
+        "summary": summary([]),
+        "results": [],
+    }
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
+
+
+def write_junit_error(path: Path, message: str, stderr: str = "") -> None:
+    """The JUnit report of a run that could not start: one errored test case saying why."""
+    suite = ET.Element("testsuite", name=f"gammonspec {__version__}", tests="1", failures="0", errors="1", skipped="0")
+    tc = ET.SubElement(suite, "testcase", classname="gammonspec", name="engine start", time="0")
+    ET.SubElement(tc, "error", message=printable(message)).text = printable(stderr or message)
+    _write_xml(path, suite)
 
 
 def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo) -> None:
     s = summary(outcomes)
     suite = ET.Element(
         "testsuite",
-        name=f"gammonspec {__version__} / {info.name} {info.version}",
+        name=printable(f"gammonspec {__version__} / {info.name} {info.version}"),
         tests=str(s["total"]),
         failures=str(s["failed"] + s["xpassed"]),
         errors=str(s["errored"]),
         skipped=str(s["skipped"] + s["xfailed"]),
+        time=f"{sum(o.seconds for o in outcomes):.3f}",
     )
     for o in outcomes:
         tc = ET.SubElement(
@@ -115,14 +163,20 @@ def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo) -> None:
             name=o.case.id,
             file=str(o.case.path),
             line=str(o.case.line),
+            time=f"{o.seconds:.6f}",
         )
+        message = printable(o.message)
         if o.status in ("failed", "xpassed"):
-            ET.SubElement(tc, "failure", message=o.message).text = describe_failure(o)
+            ET.SubElement(tc, "failure", message=message).text = describe_failure(o)
         elif o.status == "errored":
-            ET.SubElement(tc, "error", message=o.message).text = describe_failure(o)
+            ET.SubElement(tc, "error", message=message).text = describe_failure(o)
         elif o.status in ("skipped", "xfailed"):
-            ET.SubElement(tc, "skipped", message=o.message or "expected failure")
+            ET.SubElement(tc, "skipped", message=message or "expected failure")
+    _write_xml(path, suite)
+
+
+def _write_xml(path: Path, suite: ET.Element) -> None:
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    write_atomically(path, '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import fnmatch
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 from .cases import Case, Step, digest
-from .engine import CubeOutcome, Engine, EngineInfo, GameResult, MatchOutcome, Opening, Skip
+from .engine import (
+    CubeOutcome,
+    Engine,
+    EngineFailure,
+    EngineInfo,
+    GameResult,
+    MatchOutcome,
+    Opening,
+    Skip,
+    describe_exception,
+)
 from .notation import describe, origins
 from .rules import Rules, Ruleset
 from .state import Cube, Layout, Segment, Side, State, StateError
@@ -45,6 +56,8 @@ class Outcome:
     extra: list[str] = field(default_factory=list)  # plays the engine gave that are not legal
     stderr: str = ""
     step: int = 0  # the step of the case the status refers to
+    seconds: float = 0.0  # the engine's time on the case (a process's restart not counted)
+    fatal: bool = False  # the engine cannot be asked anything more: the run stops after this case
 
     @property
     def key(self) -> str:
@@ -257,8 +270,16 @@ def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
         except Skip as exc:
             outcome.status, outcome.message = "skipped", f"engine skipped: {exc}"
             return outcome
+        except StateError as exc:
+            outcome.status = "errored"
+            outcome.message = f"{prefix}impossible position in the engine's answer to case {outcome.key}: {exc}"
+            return outcome
+        except EngineFailure as exc:
+            outcome.status, outcome.message = "errored", f"{prefix}EngineFailure: {exc}"
+            outcome.stderr, outcome.fatal = exc.stderr, exc.fatal
+            return outcome
         except Exception as exc:  # noqa: BLE001 - any engine failure is an errored result, not a crash
-            outcome.status, outcome.message = "errored", f"{prefix}{type(exc).__name__}: {exc}"
+            outcome.status, outcome.message = "errored", prefix + describe_exception(exc)
             outcome.stderr = getattr(exc, "stderr", "")
             return outcome
         if not verdict.passed:
@@ -275,17 +296,57 @@ def run(
     expect_fail: set[str] = frozenset(),
     progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]] = iter,
 ) -> Iterator[Outcome]:
-    """Outcomes in plan order; known failures (by case id or ruleset::id) become xfailed / xpassed."""
+    """Outcomes in plan order; known failures (by case id or ruleset::id) become xfailed / xpassed.
+
+    Each outcome is given once the next case ran, so that a line the engine wrote unasked after its
+    answer (seen only at the next request) errors the case it followed.  The run ends after an outcome
+    marked `fatal`."""
     info = engine.info()
+    held: Outcome | None = None
     for case, ruleset in progress(pairs):
         reason = skip_reason(case, ruleset, info)
-        outcome = Outcome(case, ruleset.name, "skipped", reason) if reason else run_one(engine, case, ruleset)
-        if case.id in expect_fail or outcome.key in expect_fail:
-            if outcome.status == "failed":
-                outcome.status = "xfailed"
-            elif outcome.status == "passed":
-                outcome.status, outcome.message = (
-                    "xpassed",
-                    "listed as an expected failure but passes: take it off the list",
-                )
-        yield outcome
+        if reason:
+            outcome = Outcome(case, ruleset.name, "skipped", reason)
+        else:
+            outcome = _timed(engine, case, ruleset)
+        _blame_strays(engine, [o for o in (held, outcome) if o is not None])
+        if held is not None:
+            yield _expected(held, expect_fail)
+        held = outcome
+        if outcome.fatal:
+            break
+    if held is not None:
+        yield _expected(held, expect_fail)
+
+
+def _timed(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
+    """run_one, with the engine's time on it (less any start-up of a new engine process)."""
+    if hasattr(engine, "label"):
+        engine.label = f"case {ruleset.name}::{case.id}"  # type: ignore[attr-defined]
+    startup, began = getattr(engine, "startup_seconds", 0.0), time.perf_counter()
+    outcome = run_one(engine, case, ruleset)
+    outcome.seconds = time.perf_counter() - began - (getattr(engine, "startup_seconds", 0.0) - startup)
+    return outcome
+
+
+def _blame_strays(engine: Engine, recent: list[Outcome]) -> None:
+    """Error the case after whose answer the engine wrote a line it was not asked for."""
+    strays = getattr(engine, "strays", None)
+    while strays:
+        label, line = strays.pop(0)
+        blamed = next((o for o in recent if label == f"case {o.key}"), recent[-1])
+        after = f"the answer to {label}" if label.startswith("case ") else label
+        shown = line if len(line) <= 100 else line[:97] + "..."
+        blamed.status, blamed.message = "errored", f"unexpected line after {after}: {shown!r}"
+        blamed.missing, blamed.extra = [], []
+
+
+def _expected(outcome: Outcome, expect_fail: set[str]) -> Outcome:
+    """Known failures (by case id or ruleset::id) become xfailed; a listed case that passes, xpassed."""
+    if outcome.case.id in expect_fail or outcome.key in expect_fail:
+        if outcome.status == "failed":
+            outcome.status = "xfailed"
+        elif outcome.status == "passed":
+            outcome.status = "xpassed"
+            outcome.message = "listed as an expected failure but passes: take it off the list"
+    return outcome

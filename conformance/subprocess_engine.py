@@ -1,34 +1,74 @@
 """An engine in another process, any language, over the JSON-lines protocol (spec/protocol.md).
 
-Every failure of the engine process (it crashes, exits, hangs past the timeout, prints
-something that is not a protocol message, answers another request) becomes an
-`EngineFailure` for that one request, with the tail of the engine's stderr; the process is
-then restarted for the next request.
+Every failure of the engine process (it crashes, exits, hangs past the time limit, prints something
+that is not a protocol message, answers another request, writes a line over the size limit) becomes
+an `EngineFailure` for that one request, with the tail of the engine's stderr; the process and
+everything it started (its process group) is then stopped, and a new one started for the next
+request.  The time limit covers reading and checking the answer; starting a process and its
+handshake have their own limit (`startup_timeout`) and never count against a request.  A line the
+engine writes after an answer, unasked, is recorded in `strays` (the runner names the case it followed).
 """
 
 from __future__ import annotations
 
 import collections
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, BinaryIO, TypeVar
 
 from . import PROTOCOL_VERSION, __version__
-from .engine import CAPABILITIES, CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening, Skip
-from .protocol import ProtocolError, compatible, decode, encode, layouts, result_from_wire, result_to_wire
+from .engine import (
+    CAPABILITIES,
+    CubeOutcome,
+    EngineFailure,
+    EngineInfo,
+    EngineLoadError,
+    GameResult,
+    MatchOutcome,
+    Opening,
+    Skip,
+)
+from .protocol import (
+    MAX_LINE,
+    ProtocolError,
+    compatible,
+    decode,
+    encode,
+    layouts,
+    result_from_wire,
+    result_to_wire,
+    unknown_fields,
+)
 from .rules import Rules
 from .state import Cube, Layout, Match, Segment, Side, State
 
+__all__ = ["EngineFailure", "SubprocessEngine"]
+
 STDERR_LINES = 40
+STDERR_LINE_CHARS = 2000  # longer stderr lines are cut when kept
 STARTUP_TIMEOUT = 60.0  # seconds for a new process to answer the handshake (separate from the request limit)
+T = TypeVar("T")
 
 
-class EngineFailure(RuntimeError):
-    def __init__(self, message: str, stderr: str = "") -> None:
-        super().__init__(message)
-        self.stderr = stderr
+class _Oversize:
+    """The reader's mark for a line longer than MAX_LINE."""
+
+
+def command_words(command: str) -> list[str]:
+    """The engine command as words (shell quoting, no shell); EngineLoadError when empty or malformed."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise EngineLoadError(f"--engine-cmd {command!r}: {exc} (quote as a shell would)") from None
+    if not words:
+        raise EngineLoadError("--engine-cmd is empty: give the command that starts your engine")
+    return words
 
 
 class SubprocessEngine:
@@ -36,24 +76,30 @@ class SubprocessEngine:
 
     def __init__(self, command: str, timeout: float = 10.0, startup_timeout: float = STARTUP_TIMEOUT) -> None:
         self.command, self.timeout, self.startup_timeout = command, timeout, startup_timeout
+        self.words = command_words(command)
         self.restarts = 0
-        self._proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.startup_seconds = 0.0  # spent starting processes and their handshakes (not a request's time)
+        self.label = "the handshake"  # what the current requests are for (the runner sets the case)
+        self.strays: list[tuple[str, str]] = []  # (label of the answer it followed, the line)
+        self.hello_notes: list[str] = []  # fields of the hello this runner does not know (ignored)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | _Oversize | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._drainer: threading.Thread | None = None
         self._info: EngineInfo | None = None
         self._next_id = 0
+        self._answered: dict[str, str] = {}  # request id -> label, for recognising late duplicates
+        self._last_label = "the handshake"
 
     # -- process management -------------------------------------------------
     def _start(self) -> None:
         try:
             self._proc = subprocess.Popen(
-                shlex.split(self.command),
+                self.words,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                bufsize=1,
+                start_new_session=True,  # its own process group: stopping it stops what it started
             )
         except OSError as exc:
             raise EngineFailure(f"cannot start engine {self.command!r}: {exc.strerror or exc}") from None
@@ -63,38 +109,53 @@ class SubprocessEngine:
         threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
         self._drainer = threading.Thread(target=self._drain, args=(proc.stderr, self._stderr), daemon=True)
         self._drainer.start()
+        self._answered.clear()
+        self._last_label = "the handshake"
         hello = self._exchange(
-            {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}, None, self.startup_timeout
+            {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__},
+            None,
+            self.startup_timeout,
+            "the handshake",
         )
         if hello["type"] != "hello":
             self._fail(f"engine answered the handshake with {hello['type']!r}, not hello")
         if not compatible(hello["protocol"]):
             self._fail(f"engine speaks protocol {hello['protocol']}, the runner {PROTOCOL_VERSION}")
+        self.hello_notes = unknown_fields(hello)
         self._info = EngineInfo(
             hello["name"],
             hello["version"],
             tuple(hello["rulesets"]),
-            tuple(hello.get("capabilities", CAPABILITIES)),
+            tuple(c for c in hello.get("capabilities", CAPABILITIES) if c in CAPABILITIES),
             {k: tuple(v) for k, v in hello.get("options", {}).items()},
         )
 
     @staticmethod
-    def _pump(stream: Any, lines: queue.Queue[str | None]) -> None:
-        for line in stream:
-            lines.put(line)
+    def _pump(stream: BinaryIO, lines: queue.Queue[bytes | _Oversize | None]) -> None:
+        """Lines of the engine's output as bytes (decoded by the reader); blank lines are skipped."""
+        while raw := stream.readline(MAX_LINE + 1):
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                lines.put(_Oversize())
+                return  # the process is stopped; nothing after it is read
+            if raw.strip():
+                lines.put(raw)
         lines.put(None)
 
     @staticmethod
-    def _drain(stream: Any, sink: collections.deque[str]) -> None:
-        for line in stream:
-            sink.append(line.rstrip("\n"))
+    def _drain(stream: BinaryIO, sink: collections.deque[str]) -> None:
+        """Keep the tail of stderr, read to its end whatever it holds (never UTF-8 strict: it must not stop)."""
+        while raw := stream.readline(64 * 1024):
+            sink.append(raw.decode("utf-8", errors="replace").rstrip("\r\n")[:STDERR_LINE_CHARS])
 
     def _stop(self) -> None:
         if self._proc is not None:
             try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (OSError, AttributeError):  # already gone (or no process groups here)
                 self._proc.kill()
+            try:
                 self._proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
+            except subprocess.TimeoutExpired:
                 pass
             self._proc = None
 
@@ -108,47 +169,104 @@ class SubprocessEngine:
             code = self._proc.returncode
             self._stop()
             if self._drainer is not None:  # read the dead process's stderr to the end before reporting it
-                self._drainer.join(timeout=10)  # returns at the pipe's end, at once unless a grandchild holds it
+                self._drainer.join(timeout=10)  # the whole group is gone, so the pipe ends at once
             self.restarts += 1
             if code is not None:
                 message += f" (exit status {code})"
         raise EngineFailure(f"{message} [engine: {self.command}]", "\n".join(self._stderr))
 
-    def _exchange(self, message: dict[str, Any], expect_id: str | None, limit: float) -> dict[str, Any]:
-        assert self._proc is not None and self._proc.stdin is not None
+    def _text(self, raw: bytes) -> str:
+        if raw.startswith(b"\xef\xbb\xbf"):
+            self._fail("engine output starts with a byte-order mark: protocol lines are UTF-8 without one")
         try:
-            self._proc.stdin.write(encode(message) + "\n")
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self._fail(
+                f"engine output is not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}): {raw[:80]!r}"
+            )
+            raise  # not reached
+
+    def _strays_waiting(self) -> None:
+        """Lines already written before a request is sent were not asked for: record them, unread."""
+        while True:
+            try:
+                raw = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if not isinstance(raw, bytes):  # the end of the output or an oversize line: the next read sees it
+                self._lines.put(raw)
+                return
+            self.strays.append((self._last_label, raw.decode("utf-8", errors="replace").rstrip()))
+
+    def _exchange(
+        self,
+        message: dict[str, Any],
+        expect_id: str | None,
+        limit: float,
+        label: str,
+        convert: Callable[[dict[str, Any]], T] = lambda reply: reply,  # type: ignore[assignment,return-value]
+    ) -> T:
+        """Send one message and read, check and convert its answer, all within `limit` seconds."""
+        assert self._proc is not None and self._proc.stdin is not None
+        self._strays_waiting()
+        try:
+            self._proc.stdin.write((encode(message) + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
             self._fail("engine closed its input (did it exit?)", exited=True)
-        try:
-            line = self._lines.get(timeout=limit)
-        except queue.Empty:
-            self._fail(f"no answer within {limit:g} s")
-        if line is None:
-            self._fail("engine exited without answering", exited=True)
-        try:
-            reply = decode(line, "from_engine")
-        except ProtocolError as exc:
-            self._fail(f"garbage from engine: {exc}")
-        if expect_id is not None and reply.get("id") != expect_id:
-            self._fail(f"engine answered request {reply.get('id')!r}, expected {expect_id!r}")
-        return reply
+        deadline = time.monotonic() + limit
+        while True:
+            try:
+                raw = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._fail(f"no answer within {limit:g} s")
+            if raw is None:
+                self._fail("engine exited without answering", exited=True)
+            if isinstance(raw, _Oversize):
+                self._fail(f"answer longer than {MAX_LINE:,} bytes (the protocol's limit for one line)")
+            try:
+                reply = decode(self._text(raw), "from_engine")
+            except ProtocolError as exc:
+                self._fail(f"garbage from engine: {exc}")
+            rid = reply.get("id")
+            if expect_id is not None and rid in self._answered:  # a second answer to an earlier request
+                self.strays.append((self._answered[rid], raw.decode("utf-8", errors="replace").rstrip()))
+                continue
+            if expect_id is not None and rid != expect_id:
+                self._fail(f"engine answered request {rid!r}, expected {expect_id!r}")
+            break
+        if expect_id is not None:
+            self._answered[expect_id] = label
+        self._last_label = label
+        if reply["type"] in ("skip", "error"):
+            return reply  # type: ignore[return-value]
+        value = convert(reply)  # an impossible position raises StateError: the runner names the case
+        if time.monotonic() > deadline:
+            self._fail(f"answer not read and checked within {limit:g} s")
+        return value
 
-    def _ask(self, kind: str, rules: Rules, **fields: Any) -> dict[str, Any]:
+    def _ask(self, kind: str, rules: Rules, convert: Callable[[dict[str, Any]], T], **fields: Any) -> T:
         if self._proc is None or self._proc.poll() is not None:
-            self._start()
+            began = time.perf_counter()
+            try:
+                self._start()
+            finally:
+                self.startup_seconds += time.perf_counter() - began
         self._next_id += 1
         rid = str(self._next_id)
         request = {"type": kind, "id": rid, "rules": rules.to_wire(), **fields}  # schema-valid by construction (tests)
-        reply = self._exchange(request, rid, self.timeout)
-        if reply["type"] == "skip":
-            raise Skip(reply["reason"])
-        if reply["type"] == "error":
-            raise EngineFailure(f"engine error: {reply['message']}", "\n".join(self._stderr))
         wanted = "plays" if kind == "legal-plays" else kind
-        if reply["type"] != wanted:
-            self._fail(f"engine answered a {kind} request with {reply['type']!r}")
+
+        def checked(reply: dict[str, Any]) -> T:
+            if reply["type"] != wanted:
+                self._fail(f"engine answered a {kind} request with {reply['type']!r}")
+            return convert(reply)
+
+        reply: Any = self._exchange(request, rid, self.timeout, self.label, checked)
+        if isinstance(reply, dict) and reply.get("type") == "skip":
+            raise Skip(reply["reason"])
+        if isinstance(reply, dict) and reply.get("type") == "error":
+            raise EngineFailure(f"engine error: {reply['message']}", "\n".join(self._stderr))
         return reply
 
     # -- the Engine protocol ---------------------------------------------------
@@ -159,14 +277,16 @@ class SubprocessEngine:
         return self._info
 
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        return layouts(state.game, self._ask("legal-plays", rules, state=state.to_wire())["positions"])
+        return self._ask("legal-plays", rules, lambda r: layouts(state.game, r["positions"]), state=state.to_wire())
 
     def next_segment(self, state: State, rules: Rules) -> Segment | None:
-        return Segment.from_wire(self._ask("next-segment", rules, state=state.to_wire())["next"])
+        return self._ask("next-segment", rules, lambda r: Segment.from_wire(r["next"]), state=state.to_wire())
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
-        result = self._ask("game-result", rules, state=state.to_wire())["result"]
-        return None if result is None else GameResult(result["winner"], result["kind"], result["points"])
+        def result(reply: dict[str, Any]) -> GameResult | None:
+            return None if reply["result"] is None else result_from_wire(reply["result"])
+
+        return self._ask("game-result", rules, result, state=state.to_wire())
 
     def opening(
         self,
@@ -180,6 +300,7 @@ class SubprocessEngine:
         reply = self._ask(
             "opening",
             rules,
+            dict,
             dice=dice,
             game_number=game_number,
             previous_winner=previous_winner,
@@ -190,23 +311,23 @@ class SubprocessEngine:
         return Opening(reply["starts"], dice_played, Cube.from_wire(reply.get("cube", cube.to_wire())))
 
     def may_double(self, state: State, rules: Rules) -> bool:
-        return self._ask("may-double", rules, state=state.to_wire())["allowed"]
+        return self._ask("may-double", rules, dict, state=state.to_wire())["allowed"]
 
     def cube_action(self, state: State, rules: Rules, response: str) -> CubeOutcome:
-        reply = self._ask("cube-action", rules, state=state.to_wire(), response=response)
+        reply = self._ask("cube-action", rules, dict, state=state.to_wire(), response=response)
         cube = Cube.from_wire(reply["cube"]) if "cube" in reply else None
         result = result_from_wire(reply["result"]) if reply.get("result") else None
         return CubeOutcome(reply["legal"], cube, result)
 
     def match_after_game(self, state: State, rules: Rules, result: GameResult) -> MatchOutcome:
-        reply = self._ask("match-after-game", rules, state=state.to_wire(), result=result_to_wire(result))
+        reply = self._ask("match-after-game", rules, dict, state=state.to_wire(), result=result_to_wire(result))
         return MatchOutcome((reply["score"]["white"], reply["score"]["black"]), reply["crawford"], reply["winner"])
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             try:
                 assert self._proc.stdin is not None
-                self._proc.stdin.write(encode({"type": "bye"}) + "\n")
+                self._proc.stdin.write(b'{"type":"bye"}\n')
                 self._proc.stdin.flush()
                 self._proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):

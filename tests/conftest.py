@@ -162,11 +162,11 @@ def answer_table(tmp_path_factory) -> Path:
             self._proc = type("Alive", (), {"poll": staticmethod(lambda: None)})()
             self._info = reference.info()
 
-        def _exchange(self, message, expect_id, limit):
+        def _exchange(self, message, expect_id, limit, label, convert=lambda reply: reply):
             message = json.loads(json.dumps(message))
             reply = answer(reference, message)
             answers[request_key(message)] = {k: v for k, v in reply.items() if k != "id"}
-            return reply
+            return convert(reply)
 
         def close(self) -> None:
             pass

@@ -191,7 +191,8 @@ def test_result_for_a_game_not_over(mini):
 def test_engine_exception_is_errored_and_the_run_goes_on(mini):
     results = outcomes(fe.Raises(), mini)
     assert statuses(results) == {**dict.fromkeys(MINI_IDS, "passed"), "mini-count-44": "errored"}
-    assert results["mini-count-44"].message == "RuntimeError: kaboom on 4-4"
+    assert results["mini-count-44"].message.startswith("RuntimeError: kaboom on 4-4 (at ")
+    assert results["mini-count-44"].message.endswith("fake_engines.py:44)")  # where the engine raised it
     assert not reports.ok(list(results.values()))
 
 
@@ -208,7 +209,10 @@ def test_exception_stderr_is_kept(mini):
 
 def test_answer_that_is_not_a_layout_is_errored(mini):
     o = outcomes(fe.NotLayouts(), mini)["mini-count-44"]
-    assert o.status == "errored" and o.message.startswith("StateError: engine answered '13/5(2)'")
+    assert o.status == "errored" and o.message == (
+        "impossible position in the engine's answer to case backgammon::mini-count-44: "
+        "engine answered '13/5(2)', not a backgammon layout"
+    )
 
 
 def test_impossible_layout_is_errored(mini):

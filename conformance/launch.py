@@ -1,0 +1,120 @@
+"""`gammonspec run` from the engine's side: start it, check that it can run something, run, report, exit status.
+
+Every way this can go wrong ends in one line on stderr naming the engine (and the case) and a
+documented exit status: 0 every case that ran passed, 1 failures, 2 bad input or usage, including an
+engine that cannot start or fails its handshake, a run in which no case can run, and an engine that
+had to be given up mid-run.  The reports asked for are written in every one of these cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable
+
+from . import reports
+from .cases import Case
+from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
+from .python_engine import PythonEngine
+from .rules import Ruleset, rulesets
+from .runner import run, skip_reason
+from .subprocess_engine import SubprocessEngine
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+Pairs = list[tuple[Case, Ruleset]]
+
+
+def say(message: str) -> None:
+    print(f"gammonspec: {reports.printable(message)}", file=sys.stderr)
+
+
+def start(args: argparse.Namespace) -> Engine:
+    """The engine the arguments name (the reference engine by default), not yet started."""
+    if args.engine_cmd is not None:
+        return SubprocessEngine(args.engine_cmd, args.timeout, args.startup_timeout)
+    return PythonEngine(args.engine or "reference", args.timeout, args.startup_timeout)
+
+
+def why_nothing_runs(info: EngineInfo, pairs: Pairs) -> str | None:
+    """Why no selected case can be asked of this engine, or None when some can."""
+    if any(skip_reason(case, ruleset, info) is None for case, ruleset in pairs):
+        return None
+    known = list(rulesets())
+    declared = list(info.rulesets)
+    unknown = [name for name in declared if name not in known]
+    selected = sorted({ruleset.name for _, ruleset in pairs})
+    if not declared:
+        why = "it declares no rulesets"
+    elif len(unknown) == len(declared):
+        why = f"it declares no ruleset this suite knows: {', '.join(unknown)} (known: {', '.join(known)})"
+    elif not set(declared) & set(selected):
+        why = f"it declares {', '.join(declared)}, and the cases selected run under {', '.join(selected)}"
+    else:
+        why = f"every case selected needs a query or option it does not offer (it answers: {', '.join(info.capabilities)})"
+    return f"no case can run against engine {info.name}: {why}"
+
+
+def _write_error(args: argparse.Namespace, message: str, stderr: str = "") -> None:
+    for path, write in ((args.json, reports.write_json_error), (args.junit, reports.write_junit_error)):
+        if path is not None:
+            write(path, message, stderr)
+
+
+def _fail(args: argparse.Namespace, message: str, stderr: str = "") -> int:
+    say(message)
+    if stderr:
+        print(reports.printable(stderr), file=sys.stderr)
+    _write_error(args, message, stderr)
+    return EXIT_USAGE
+
+
+def run_engine(
+    args: argparse.Namespace,
+    pairs: Pairs,
+    expect_fail: set[str],
+    progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
+) -> int:
+    """Run `pairs` against the engine of `args`, print and write the reports; the exit status."""
+    try:
+        engine = start(args)
+    except EngineLoadError as exc:
+        return _fail(args, str(exc))
+    try:
+        try:
+            info = engine.info()
+        except EngineLoadError as exc:
+            return _fail(args, str(exc))
+        except EngineFailure as exc:
+            return _fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
+        nothing = why_nothing_runs(info, pairs)
+        if nothing:
+            return _fail(args, nothing)
+        _notes(engine, info)
+        outcomes = list(run(engine, pairs, expect_fail, progress=progress))
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    restarts = getattr(engine, "restarts", 0)
+    report = reports.text(outcomes, info, restarts)
+    print(report if not args.quiet else report.rsplit("\n\n", 1)[-1])
+    if args.json:
+        reports.write_json(args.json, outcomes, info, restarts)
+    if args.junit:
+        reports.write_junit(args.junit, outcomes, info)
+    if outcomes and outcomes[-1].fatal:
+        say(f"the run stopped at case {outcomes[-1].key}: {outcomes[-1].message}")
+        return EXIT_USAGE
+    if all(o.status == "skipped" for o in outcomes):
+        say(f"no case ran: engine {info.name} skipped all {len(outcomes)} cases selected")
+        return EXIT_USAGE
+    return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+
+
+def _notes(engine: Engine, info: EngineInfo) -> None:
+    """What the engine declared that this runner ignores, said once before the run."""
+    unknown = [name for name in info.rulesets if name not in rulesets()]
+    if unknown:
+        say(f"note: engine {info.name} declares rulesets this suite does not know, ignored: {', '.join(unknown)}")
+    fields = getattr(engine, "hello_notes", [])
+    if fields:
+        say(f"note: engine {info.name}'s hello has fields this runner does not know, ignored: {', '.join(fields)}")
