@@ -9,6 +9,7 @@ from gammonspec.conformance.board import draw
 from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.coverage import cases_by_rule
 from gammonspec.conformance.matrix import fill
+from gammonspec.conformance.rules import accepted
 from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — ", re.M)
@@ -100,7 +101,9 @@ def _case_block(case: Case) -> str:
     state = case.state
     lines = [f"### {case.id}", "", f"**{case.title}**  ", f"Rules: {', '.join(f'`{r}`' for r in case.rules)}  "]
     if case.requires:
-        lines.append("Requires: " + ", ".join(f"`{k}={v}`" for k, v in case.requires.items()) + "  ")
+        lines.append(
+            "Requires: " + ", ".join(f"`{k}={'|'.join(accepted(v))}`" for k, v in case.requires.items()) + "  "
+        )
     if case.options:
         lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in case.options.items()) + "  ")
     if case.query != "scenario" and state.dice:
