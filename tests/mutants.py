@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 from gammonspec.conformance.engine import CubeOutcome, GameResult, Opening
 from gammonspec.conformance.rules import SPEC_DIR, Rules
-from gammonspec.conformance.state import Cube
+from gammonspec.conformance.state import Cube, Segment
 from gammonspec.reference import ReferenceEngine, cube, movegen, scoring
 from gammonspec.reference import rules as r
 from gammonspec.reference.view import BAR, mirrored
@@ -260,16 +260,10 @@ def _chain_on_partial(original: Any) -> Any:
         if following is None and chained and not (state.segment and state.segment.passed):
             if not all(scoring.game_over(lay, rules) for lay in movegen.play_segment(state, rules)[0]):
                 owner = state.segment.owner if state.segment else state.turn
-                return replace(state.segment, numbers=chained) if state.segment else _segment(owner, chained)
+                return replace(state.segment, numbers=chained) if state.segment else Segment(owner, chained)
         return following
 
     return next_segment
-
-
-def _segment(owner, numbers):
-    from gammonspec.conformance.state import Segment
-
-    return Segment(owner, numbers)
 
 
 def _head_moves_forgotten(original: Any) -> Any:
