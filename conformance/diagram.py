@@ -43,6 +43,15 @@ COLOURS = {
     "cube": "#ffffff",
 }
 INK = {"white": COLOURS["black"], "black": COLOURS["white"]}  # a checker's outline and count
+CLASS = {"white": "w", "black": "k"}  # a checker's style
+C = COLOURS
+STYLE = (
+    f".a{{fill:{C['point-a']}}}.b{{fill:{C['point-b']}}}"
+    f".w{{fill:{C['white']};stroke:{C['black']};stroke-width:1.5}}.k{{fill:{C['black']};stroke:{C['white']};stroke-width:1.5}}"
+    f".nw,.nk{{text-anchor:middle;font-size:11px;font-weight:bold}}.nw{{fill:{C['black']}}}.nk{{fill:{C['white']}}}"
+    f".l{{text-anchor:middle;font-size:10px;fill:{C['label']}}}.h{{font-weight:bold;text-decoration:underline}}"
+    f".head{{fill:none;stroke:{C['head']};stroke-width:3}}"
+)
 
 
 def column(point: int) -> int:
@@ -77,9 +86,9 @@ def pips(state: State, side: Side) -> int:
 
 
 def _checker(x: float, y: float, side: Side, label: str = "") -> str:
-    svg = f'<circle cx="{x:g}" cy="{y:g}" r="{R}" fill="{COLOURS[side]}" stroke="{INK[side]}" stroke-width="1.5"/>'
+    svg = f'<circle class="{CLASS[side]}" cx="{x:g}" cy="{y:g}" r="{R}"/>'
     if label:
-        svg += f'<text x="{x:g}" y="{y + 4:g}" fill="{INK[side]}" font-size="11" font-weight="bold" text-anchor="middle">{label}</text>'
+        svg += f'<text class="n{CLASS[side]}" x="{x:g}" y="{y + 4:g}">{label}</text>'
     return svg
 
 
@@ -92,28 +101,23 @@ def _stack(x: float, base: float, step: float, n: int, side: Side) -> list[str]:
 def _points(state: State) -> list[str]:
     game, layout = state.game, state.layout
     head_at = {white_point(game, side, p) for side, p in heads(game).items()}
-    out = []
+    out, triangles = [], {"a": "", "b": ""}
     for p in range(1, 25):
         x, top = x_of(column(p)), is_top(p)
         base, tip = (TOP, TOP + HALF - 8) if top else (TOP + BOARD_H, TOP + BOARD_H - HALF + 8)
-        fill = COLOURS["point-a"] if column(p) % 2 == (0 if top else 1) else COLOURS["point-b"]
-        out.append(f'<path d="M{x - W / 2:g} {base}L{x + W / 2:g} {base}L{x:g} {tip}Z" fill="{fill}"/>')
+        triangles["a" if column(p) % 2 == (0 if top else 1) else "b"] += f"M{x - W / 2:g} {base}h{W}L{x:g} {tip}Z"
         label_y = TOP - 4 if top else TOP + BOARD_H + LABEL - 2
         shown = p if state.turn == "white" else mirror(game, p)
-        weight = ' font-weight="bold"' if p in head_at else ""
-        out.append(
-            f'<text x="{x:g}" y="{label_y}" font-size="10" text-anchor="middle" fill="{COLOURS["label"]}"{weight}>{shown}</text>'
-        )
+        css = "l h" if p in head_at else "l"
+        out.append(f'<text class="{css}" x="{x:g}" y="{label_y}">{shown}</text>')
         if p in head_at:
-            out.append(
-                f'<path d="M{x - W / 2 + 1:g} {base}L{x:g} {tip}L{x + W / 2 - 1:g} {base}" fill="none" stroke="{COLOURS["head"]}" stroke-width="3"/>'
-            )
+            out.append(f'<path class="head" d="M{x - W / 2 + 1:g} {base}L{x:g} {tip}L{x + W / 2 - 1:g} {base}"/>')
         for side in SIDES:
             n = layout.points(side)[(p if side == "white" else mirror(game, p)) - 1]
             if n:
                 first, step = (TOP + R + 1, 2 * R) if top else (TOP + BOARD_H - R - 1, -2 * R)
                 out += _stack(x, first, step, n, side)
-    return out
+    return [f'<path class="{name}" d="{d}"/>' for name, d in triangles.items()] + out
 
 
 def _arrows(state: State) -> list[str]:
@@ -234,5 +238,6 @@ def svg(state: State, title: str = "") -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}"'
         f' role="img" aria-labelledby="t d" font-family="sans-serif">'
-        f'<title id="t">{escape(title)}</title><desc id="d">{escape(describe(state))}</desc>' + "".join(body) + "</svg>"
+        f'<title id="t">{escape(title)}</title><desc id="d">{escape(describe(state))}</desc>'
+        f"<style>{STYLE}</style>" + "".join(body) + "</svg>"
     )
