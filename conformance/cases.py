@@ -11,9 +11,22 @@ from typing import Any
 import jsonschema
 
 from . import position_ids
-from .rules import check_options, check_switches, schema
+from .rules import check_options, check_switches, rulesets, schema
 from .scenario import walk
-from .state import CHECKERS, SIDES, Cube, Layout, Match, Segment, Side, State, StateError, TurnContext, start_layout
+from .state import (
+    CHECKERS,
+    SIDES,
+    Cube,
+    Layout,
+    Match,
+    Segment,
+    Side,
+    State,
+    StateError,
+    TurnContext,
+    standing_six_block,
+    start_layout,
+)
 from .steps import Step, digest, next_segment, plays_step, result_step
 from .yamlio import DataError, LineDict, load_yaml, locate
 
@@ -29,7 +42,7 @@ class Case:
     title: str
     game: str
     query: str  # legal-plays | game-result | scenario
-    requires: dict[str, str]
+    requires: dict[str, str | list[str]]  # a value, or the values the case holds under
     options: dict[str, Any]
     steps: tuple[Step, ...]
     derivation: str
@@ -99,6 +112,18 @@ def _context(raw: LineDict, is_start: bool) -> TurnContext:
     return TurnContext(**{**default, **raw.get("context", {})})
 
 
+def _check_no_forbidden_block(layout: Layout, requires: dict[str, Any], options: dict[str, Any]) -> None:
+    """A start holding a six-block is impossible under any ruleset the case runs under that bans building one."""
+    banning = [
+        rs.name
+        for rs in rulesets().values()
+        if rs.game == layout.game and rs.switches["six-block"] != "allowed" and rs.admits(requires, options)
+    ]
+    block = standing_six_block(layout) if banning else ""
+    if block:
+        raise StateError(f"{block} under {', '.join(banning)} (six-block ban), so the position cannot arise")
+
+
 def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Case:
     where = raw.line
     requires = {**defaults, **raw.get("requires", {})}
@@ -107,6 +132,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     try:
         layout, id_turn, id_dice = _layout(game, raw, path)
         layout.validate()
+        _check_no_forbidden_block(layout, requires, raw.get("options", {}))
     except DataError:
         raise
     except (StateError, ValueError) as exc:

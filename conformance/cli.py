@@ -105,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     matrix.add_argument(
         "--game", default="all", choices=("all", *GAMES), help="only this game's rulesets (default: all)"
     )
+    commands.add_parser("pinning", help="flip each switch and option of each ruleset; fail on cases that do not pin it")
     return parser
 
 
@@ -239,11 +240,24 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_pinning(args: argparse.Namespace) -> int:
+    from .pinning import check, ok, table
+
+    results = check(load_engine("reference"), suite(), rulesets())
+    print(table(results))
+    return EXIT_OK if ok(results) else EXIT_FAILED
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handler = {"run": cmd_run, "serve": cmd_serve, "coverage": cmd_coverage, "check": cmd_check, "matrix": cmd_matrix}[
-        args.command
-    ]
+    handler = {
+        "run": cmd_run,
+        "serve": cmd_serve,
+        "coverage": cmd_coverage,
+        "check": cmd_check,
+        "matrix": cmd_matrix,
+        "pinning": cmd_pinning,
+    }[args.command]
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:

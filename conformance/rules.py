@@ -53,9 +53,9 @@ class Ruleset:
         chosen.update(options or {})
         return Rules(self.name, self.game, dict(self.switches), chosen)
 
-    def admits(self, requires: dict[str, str], options: dict[str, Any]) -> bool:
+    def admits(self, requires: dict[str, str | list[str]], options: dict[str, Any]) -> bool:
         """Whether a case that needs these switch values and options applies to this ruleset."""
-        return all(self.switches.get(k) == v for k, v in requires.items()) and all(
+        return all(self.switches.get(k) in accepted(v) for k, v in requires.items()) and all(
             k in self.options and v in self.options[k]["allowed"] for k, v in options.items()
         )
 
@@ -70,18 +70,24 @@ def schema(name: str) -> dict[str, Any]:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
 
 
+def accepted(required: str | list[str]) -> tuple[str, ...]:
+    """The values a `requires` entry accepts: one value, or a list of them (the case holds under each)."""
+    return (required,) if isinstance(required, str) else tuple(required)
+
+
 def check_switches(requires: dict[str, Any], path: Path, where: Any, what: str) -> None:
     """Raise DataError unless every switch and value named is in the registry."""
     known = registry()["switches"]
-    for name, value in requires.items():
+    for name, required in requires.items():
         if name not in known:
             raise DataError(path, locate(where, name), f"{what}: unknown switch {name!r} (known: {', '.join(known)})")
-        if value not in known[name]["values"]:
-            raise DataError(
-                path,
-                locate(where, name),
-                f"{what}: switch {name} has no value {value!r} (values: {', '.join(known[name]['values'])})",
-            )
+        for value in accepted(required):
+            if value not in known[name]["values"]:
+                raise DataError(
+                    path,
+                    locate(where, name),
+                    f"{what}: switch {name} has no value {value!r} (values: {', '.join(known[name]['values'])})",
+                )
 
 
 def check_options(options: dict[str, Any], path: Path, where: Any, what: str) -> None:

@@ -125,6 +125,30 @@ class Layout:
                 )
 
 
+def standing_six_block(layout: Layout) -> str:
+    """A row of six held points with no opposing checker ahead of it, described ('' when there is none).
+
+    nd.block.six, cn.block.six: such a row may not be built, and a row built legally stays legal (a
+    checker that has passed it never comes back, and bearing off the last one ends the game), so where
+    the ban holds no position has one while the opponent has a checker on the board.  Contiguity and
+    "ahead" are read along the opponent's path, in its numbering q (24 down to 1)."""
+    for side in SIDES:
+        mine, theirs, them = layout.points(side), layout.points(other(side)), other(side)
+        if not any(theirs):
+            continue  # the opponent has borne off all fifteen: the game is over
+        nearest = next((q for q in range(1, 25) if theirs[q - 1]), 25)  # their most advanced checker
+        run = 0
+        for q in range(24, 0, -1):
+            run = run + 1 if mine[mirror(layout.game, q) - 1] else 0
+            if run == 6 and nearest > q:
+                top, low = mirror(layout.game, q + 5), mirror(layout.game, q)
+                return (
+                    f"{side} holds its points {top}-{low} ({them}'s {q + 5}-{q}) with no {them} checker ahead,"
+                    " a six-block that may not be built"
+                )
+    return ""
+
+
 @dataclass(frozen=True)
 class TurnContext:
     """What the rules need to know about the turn beyond the checkers (conventions: turn context)."""

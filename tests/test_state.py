@@ -358,3 +358,50 @@ def test_narde_side_with_checkers_off_must_be_all_home() -> None:
         layout.validate()
     layout.validate(reachable=False)  # counts alone are fine: the harness judges illegal plays' results this way
     Layout("backgammon", tuple(white), tuple(reversed(black)), off=(12, 0)).validate()  # a hit checker may be out
+
+
+def _narde_case(game: str, white: str, black: str, requires: str = "{}") -> str:
+    return f"""\
+        game: {game}
+        cases:
+          - id: block-start
+            rules: [nd.block.six]
+            title: a start holding a row of six
+            query: game-result
+            requires: {requires}
+            position:
+              white: {white}
+              black: {black}
+            turn: white
+            expect:
+              not_over: true
+            derivation: By hand, from the rules of the game and the position.
+        """
+
+
+def test_a_narde_start_holding_a_forbidden_six_block_is_refused(write):
+    from gammonspec.conformance.cases import load_file
+    from gammonspec.conformance.yamlio import DataError
+
+    wall = "{19: 1, 18: 2, 17: 1, 16: 1, 15: 1, 14: 1, 1: 8}"
+    path = write("block.yaml", _narde_case("narde", wall, "{24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1}"))
+    with pytest.raises(DataError) as err:
+        load_file(path)
+    message = str(err.value)
+    assert "block.yaml:" in message and "case block-start: impossible position" in message
+    assert "white holds its points 19-14 (black's 7-2) with no black checker ahead" in message
+    assert "under narde-guide, narde-variant (six-block ban), so the position cannot arise" in message
+
+
+def test_a_six_block_start_loads_where_it_can_arise(write):
+    from gammonspec.conformance.cases import load_file
+
+    wall = "{19: 1, 18: 2, 17: 1, 16: 1, 15: 1, 14: 1, 1: 8}"
+    # A black checker ahead of it (black's 1 = white's 13): the row was built legally and stays so.
+    ahead = "{24: 9, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1, 1: 1}"
+    assert load_file(write("ahead.yaml", _narde_case("narde", wall, ahead)))
+    # Gul Bara allows the block; a case pinned to it may start from one.
+    alone = "{24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1}"
+    assert load_file(write("gb.yaml", _narde_case("crazy-narde", wall, alone, "{six-block: allowed}")))
+    # The opponent has borne off all fifteen: the game is over, nothing is trapped.
+    assert load_file(write("over.yaml", _narde_case("narde", wall, "{off: 15}")))

@@ -1,0 +1,73 @@
+"""The switch-pinning check: a case whose verdict depends on a switch it does not require is caught."""
+
+from __future__ import annotations
+
+from gammonspec.conformance.cases import load_file, suite
+from gammonspec.conformance.cli import main
+from gammonspec.conformance.pinning import check, flips, ok, table
+from gammonspec.conformance.rules import rulesets
+from gammonspec.reference import ReferenceEngine
+
+# A mars (black bore off none, all past its first quarter) is a gammon under backgammon scoring: the
+# case depends on `scoring`.
+PLANTED = """\
+game: narde
+cases:
+  - id: planted-mars
+    rules: [nd.score.mars]
+    title: white has borne off all fifteen, black none, all on its 12-point
+    query: game-result
+    requires: {PINS}
+    position:
+      white: {off: 15}
+      black: {12: 15}
+    turn: black
+    expect:
+      result: {winner: white, kind: mars, points: 2}
+    derivation: By hand, from the rules.
+"""
+
+
+def _planted(tmp_path, pins: str):
+    path = tmp_path / "planted.yaml"
+    path.write_text(PLANTED.replace("{PINS}", pins))
+    return load_file(path)
+
+
+def test_an_unpinned_case_is_named_with_its_switch_and_values(tmp_path):
+    results = check(ReferenceEngine(), _planted(tmp_path, "{}"), rulesets())
+    assert not ok(results)
+    found = {(r.flip.base.name, r.flip.name, r.flip.after) for r in results for case, _ in r.unpinned}
+    assert ("narde-variant", "scoring", "single-gammon-backgammon") in found
+    assert ("narde-guide", "scoring", "single-gammon-backgammon") in found
+    assert all(name == "scoring" for _, name, _ in found)
+    assert "planted-mars (" in table(results) and "scoring oin-mars→single-gammon-backgammon" in table(results)
+
+
+def test_pinning_the_switch_clears_it_and_the_pinned_change_still_shows(tmp_path):
+    results = check(ReferenceEngine(), _planted(tmp_path, "{scoring: [oin-mars, oin-mars-coke]}"), rulesets())
+    assert ok(results)
+    assert any(r.changed and r.flip.name == "scoring" for r in results)  # the flip still changes the verdict
+
+
+def test_every_switch_value_and_option_value_is_flipped_once_per_ruleset():
+    all_flips = flips(rulesets().values())
+    from gammonspec.conformance.rules import registry
+
+    switches = registry()["switches"]
+    expected = sum(
+        sum(len(spec["values"]) - 1 for spec in switches.values())
+        + sum(len(o["allowed"]) - 1 for o in rs.options.values())
+        for rs in rulesets().values()
+    )
+    assert len(all_flips) == expected
+    assert all(f.before != f.after for f in all_flips)
+
+
+def test_the_shipped_suite_pins_every_switch_it_depends_on(capsys):
+    assert main(["pinning"]) == 0
+    out = capsys.readouterr().out
+    assert "every case pins every switch and option" in out
+    assert "skipped (the reference engine cannot express them)" in out
+    runs = sum(r.run for r in check(ReferenceEngine(), list(suite()), rulesets()) if not r.skipped)
+    assert f"{runs} case runs" in out and runs > 10 * len(suite())
