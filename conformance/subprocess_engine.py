@@ -220,7 +220,7 @@ class SubprocessEngine:
             self._proc.stdin.write((encode(message) + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail("engine closed its input (did it exit?)", exited=True)
+            self._fail("engine exited without answering", exited=True)  # as when its output ends: no race
         deadline = time.monotonic() + limit
         while True:
             try:

@@ -650,7 +650,7 @@ FAULTS: list[Fault] = [
         "unclear-message",
         "shell-engine-exits-7",
         ("run", "-q", "--engine-cmd", "sh {tmp}/engine.sh"),
-        "gammonspec: the engine failed its handshake: engine closed its input (did it exit?) (exit status 7) [engine: sh {tmp}/engine.sh]",
+        "gammonspec: the engine failed its handshake: engine exited without answering (exit status 7) [engine: sh {tmp}/engine.sh]",
         2,
         files={"engine.sh": "echo 'usage: engine --protocol' >&2\nexit 7\n"},
     ),
