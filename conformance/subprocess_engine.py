@@ -236,8 +236,11 @@ class SubprocessEngine:
             except ProtocolError as exc:
                 self._fail(f"garbage from engine: {exc}")
             rid = reply.get("id")
-            if expect_id is not None and rid in self._answered:  # a second answer to an earlier request
-                self.strays.append((self._answered[rid], raw.decode("utf-8", errors="replace").rstrip()))
+            if expect_id is not None and (rid in self._answered or reply["type"] == "hello"):
+                # a second answer to an earlier request, or a second handshake: unasked, however late it came
+                self.strays.append(
+                    (self._answered.get(rid, "the handshake"), raw.decode("utf-8", errors="replace").rstrip())
+                )
                 continue
             if expect_id is not None and rid != expect_id:
                 self._fail(f"engine answered request {rid!r}, expected {expect_id!r}")

@@ -9,7 +9,8 @@ traceback anywhere in the output, and a run that executed no case never exits 0.
 Entries live in data modules, one per area: `faults_cases.py` (case files, loader, CLI arguments)
 and `faults_engines.py` (engine processes, in-process engines, reports, the pytest plugin).
 In argv, file contents and expected lines, `{tmp}` is the folder the files are written to (also the
-working directory), `{python}` this interpreter and `{engines}` the folder of the fake engines.
+working directory), `{python}` this interpreter, `{engines}` the folder of the fake engines and `{protocol}` the runner's
+protocol version.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from gammonspec.conformance import PROTOCOL_VERSION
 
 CLASSES = ("hang", "traceback", "lost-result", "unclear-message", "protocol-doc", "cli-misuse")
 ENGINES = Path(__file__).resolve().parent / "engines"
@@ -57,7 +60,12 @@ class Result:
 
 
 def _fill(text: str, tmp: Path) -> str:
-    return text.replace("{tmp}", str(tmp)).replace("{python}", sys.executable).replace("{engines}", str(ENGINES))
+    return (
+        text.replace("{tmp}", str(tmp))
+        .replace("{python}", sys.executable)
+        .replace("{engines}", str(ENGINES))
+        .replace("{protocol}", PROTOCOL_VERSION)
+    )
 
 
 def provoke(fault: Fault, tmp: Path) -> Result:
