@@ -1,37 +1,75 @@
-"""MkDocs hooks: under each rule clause, the cases that pin it; generated pages of cases; disagreement tables."""
+"""MkDocs hooks: boards drawn as SVG files; each clause's cases under it; per-game case indexes; disagreement tables.
+
+Clause headings get their rule ID as anchor, rule IDs in the text become links to their clause."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+from functools import cache
 from typing import Any
 
-from gammonspec.conformance.board import draw
+import yaml
+from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
-from gammonspec.conformance.coverage import cases_by_rule
+from gammonspec.conformance.coverage import cases_by_rule, clauses
+from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.matrix import fill
-from gammonspec.conformance.rules import accepted
+from gammonspec.conformance.rules import registry
+from gammonspec.conformance.state import State
 from mkdocs.structure.files import File, Files
 
-_HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — ", re.M)
-
-
+_HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
+_RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
 GAME_TITLES = {"backgammon": "Backgammon", "narde": "Narde", "crazy-narde": "Crazy Narde"}
+OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
+AFTER_BOARDS = 3  # "after" boards drawn for a case's listed plays; the rest are listed
+CSS = """
+.after { display: flex; flex-wrap: wrap; gap: .5rem; }
+.after figure { margin: 0; }
+.md-typeset table:not([class]) td, .md-typeset table:not([class]) th { white-space: nowrap; }
+.md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
+  position: sticky; left: 0; background: var(--md-default-bg-color); }
+.md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
+"""
+BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
 
 
 def case_page(game: str) -> str:
     return f"cases-{game}.md"
 
 
+def board(state: State, title: str, width: int = 380) -> str:
+    """A Markdown image of the state's board, its SVG stored once under boards/ by content."""
+    content = svg(state)  # the title goes in the alt text, so equal positions share one file
+    name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
+    BOARDS[name] = content
+    return f'![{_text(title)}]({name}){{ loading=lazy width="{width}" }}'
+
+
+def _text(text: str) -> str:
+    """Text safe in Markdown: emphasis and link characters escaped."""
+    return re.sub(r"([*_\[\]`<>|])", r"\\\1", text)
+
+
+def _yes(value: Any) -> str:
+    return "yes" if value else "no"
+
+
+def _value(value: Any) -> str:
+    """A YAML value as the case file writes it (true/false, not Python's True/False)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
 def _expectation(expect: dict[str, Any]) -> list[str]:
     """An expectation in words, one line each."""
     lines = []
-    if "plays" in expect:
-        lines.append("legal plays: " + ", ".join(f"`{p}`" for p in expect["plays"]))
     if expect.get("no_play"):
         lines.append("no legal play: the position stays as it is")
-    if "includes" in expect:
-        lines.append("must be legal: " + ", ".join(f"`{p}`" for p in expect["includes"]))
-    lines += [f"not legal: `{item['play']}` ({item['reason']})" for item in expect.get("excludes", [])]
     if "count" in expect:
         lines.append(f"distinct results: {expect['count']}")
     if "result" in expect:
@@ -39,7 +77,7 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
         won = (
             "a draw, nobody scores"
             if r["winner"] is None
-            else f"{r['winner']} wins a {r['kind']}, {r['points']} points"
+            else f"{r['winner']} wins {_a(r['kind'])}, {r['points']} points"
         )
         lines.append(f"result: {won}")
     if expect.get("not_over"):
@@ -55,12 +93,34 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
     if "score" in expect:
         score = expect["score"]
         lines.append(
-            f"score {score.get('white', 0)}-{score.get('black', 0)}, Crawford next: {expect.get('crawford', False)}, "
+            f"score {score.get('white', 0)}-{score.get('black', 0)}, Crawford game next: {_yes(expect.get('crawford'))}, "
             f"match winner: {expect.get('winner') or 'none yet'}"
         )
     if "may_double" in expect:
-        lines.append(f"may double: {expect['may_double']}")
+        lines.append(f"may double: {_yes(expect['may_double'])}")
     return lines
+
+
+def _plays(step: Step) -> list[str]:
+    """The listed plays: the first few drawn as "after" boards, the rest listed; forbidden plays with their reason."""
+    out: list[str] = []
+    for name, label in (("plays", "Legal plays"), ("includes", "Must be legal (among others)")):
+        plays = step.expected.get(name, {})
+        if not plays or step.expect.get("no_play"):
+            continue
+        out += [f"{label} ({len(plays)}):", ""]
+        after = [
+            f"<figure markdown>{board(step.state.with_layout(layout), f'after {play}', 190)}"
+            f"<figcaption>{_text(play)}</figcaption></figure>"
+            for play, layout in list(plays.items())[:AFTER_BOARDS]
+        ]
+        out += ['<div class="after" markdown>', *after, "</div>", ""]
+        rest = list(plays)[AFTER_BOARDS:]
+        if rest:
+            out += ["and " + ", ".join(f"`{p}`" for p in rest), ""]
+    for item in step.expect.get("excludes", []):
+        out.append(f"- ✗ not legal: `{item['play']}` ({_text(item['reason'])})")
+    return out + [""]
 
 
 def _next(step: Step) -> list[str]:
@@ -72,8 +132,8 @@ def _next(step: Step) -> list[str]:
     return [f"then {who}" + (" (passed)" if step.next.passed else "")]
 
 
-def _step(step: Step) -> str:
-    """One scenario step in words."""
+def _step(step: Step, n: int) -> list[str]:
+    """One scenario step: what happens, its board, what is expected."""
     state = step.state
     if step.kind == "opening":
         dice = step.opening["dice"] if step.opening else {}
@@ -94,26 +154,89 @@ def _step(step: Step) -> str:
     else:
         what = "the game's result"
     details = _expectation(step.expect) + _next(step)
-    return f"1. {what}" + (": " + "; ".join(details) if details else "")
+    return [
+        f"**Step {n}.** {what}" + (": " + "; ".join(details) if details else ""),
+        "",
+        board(state, f"step {n}: {what}", 240),
+        "",
+        *(_plays(step) if step.kind == "plays" and step.expect else []),
+    ]
 
 
-def _case_block(case: Case) -> str:
+def _ids(case: Case) -> list[str]:
+    """For a backgammon case, its XGID and GNU Position ID, in a block with a copy button."""
     state = case.state
-    lines = [f"### {case.id}", "", f"**{case.title}**  ", f"Rules: {', '.join(f'`{r}`' for r in case.rules)}  "]
+    if state.game != "backgammon":
+        return []
+    dice = state.dice if len(state.dice) == 2 else None
+    return [
+        "```text",
+        position_ids.encode_xgid(state.layout, state.turn, dice),
+        f"GNU Position ID: {position_ids.encode_gnubg(state.layout, state.turn)}",
+        "```",
+        "",
+    ]
+
+
+def _rule_links(rules: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(rule_link(r) for r in rules)
+
+
+def rule_link(rule: str) -> str:
+    clause = clauses().get(rule)
+    return f"[`{rule}`]({clause.path.name}#{rule})" if clause else f"`{rule}`"
+
+
+def case_body(case: Case) -> list[str]:
+    """A case's board, what it requires, what it expects and how that was derived."""
+    state = case.state
+    lines = [f"Rules: {_rule_links(case.rules)}  "]
     if case.requires:
-        lines.append(
-            "Requires: " + ", ".join(f"`{k}={'|'.join(accepted(v))}`" for k, v in case.requires.items()) + "  "
-        )
+        lines.append("Requires: " + ", ".join(f"[`{k}={v}`](switches.md#{k})" for k, v in case.requires.items()) + "  ")
     if case.options:
-        lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in case.options.items()) + "  ")
+        lines.append("Options: " + ", ".join(f"`{k}={_value(v)}`" for k, v in case.options.items()) + "  ")
     if case.query != "scenario" and state.dice:
         lines.append(f"{state.turn.capitalize()} to play {'-'.join(map(str, state.dice))}.")
-    lines += ["", "```text", draw(state.layout, state.turn), "```", ""]
+    lines += ["", board(state, case.title), "", *_ids(case)]
     if case.query == "scenario":
-        lines += [_step(step) for step in case.steps]
+        for n, step in enumerate(case.steps, 1):
+            lines += _step(step, n)
     else:
         lines += [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
-    lines += ["", f"*Derivation:* {case.derivation}", ""]
+        lines += ["", *(_plays(case.steps[0]) if case.query == "legal-plays" else [])]
+    return lines + [""]
+
+
+@cache
+def group_of(path: str) -> str:
+    return yaml.safe_load(open(path, encoding="utf-8"))["group"]
+
+
+def _index(game: str, cases: list[Case]) -> str:
+    """The per-game case page: grouped by the case files' `group:`, a thumbnail and the full case each."""
+    lines = [
+        f"# {GAME_TITLES[game]} cases",
+        "",
+        f"Every {GAME_TITLES[game]} case, grouped as the case files group them. Each board is drawn in one fixed "
+        "orientation, numbered from the side on roll; the rule links lead to the clause each case pins.",
+        "",
+    ]
+    groups: dict[str, list[Case]] = {}
+    for case in cases:
+        groups.setdefault(group_of(str(case.path)), []).append(case)
+    for group, members in groups.items():
+        lines += [f"## {_text(group)}", ""]
+        for case in members:
+            where = ", ".join(f"[example]({clauses()[r].path.name}#{r})" for r in case.rules[:1] if r in clauses())
+            lines += [
+                f"### {_text(case.title)} {{#{case.id}}}",
+                "",
+                board(case.state, case.title, 190),
+                "",
+                f"`{case.id}` · rules: {_rule_links(case.rules)} · drawn in full under its clause: {where}  ",
+                f"*Derivation:* {_text(case.derivation)}",
+                "",
+            ]
     return "\n".join(lines)
 
 
@@ -123,29 +246,94 @@ def on_files(files: Files, config: Any) -> Files:
     for case in suite():
         by_game.setdefault(case.game, []).append(case)
     for game, cases in by_game.items():
-        intro = f"Every {GAME_TITLES[game]} case, with its board drawn from the side on roll and how its expectation was derived."
-        content = "\n".join([f"# {GAME_TITLES[game]} cases", "", intro, ""] + [_case_block(c) for c in cases])
-        files.append(File.generated(config, case_page(game), content=content))
+        files.append(File.generated(config, case_page(game), content=_index(game, cases)))
+    files.append(File.generated(config, "switches.md", content=switches_page()))
+    files.append(File.generated(config, "extra.css", content=CSS))
+    for case in suite():  # draw now what the clause pages will show, so every board is a file of the site
+        case_body(case)
+    for name, content in BOARDS.items():
+        files.append(File.generated(config, name, content=content))
     return files
 
 
+def switches_page() -> str:
+    """Every rule switch, anchored by its name: what it means, its values, and who states or decides each."""
+    data = registry()["switches"]
+    lines = [
+        "# Rule switches",
+        "",
+        "Every point where the source rulebooks differ is a switch (`spec/switches.yaml`); a ruleset gives each switch one value.",
+        "",
+    ]
+    for name, spec in data.items():
+        lines += [f"## `{name}` {{#{name}}}", "", f"{spec['summary']} (topic: {spec['topic']})", ""]
+        for value, meaning in spec["values"].items():
+            stated = ", ".join(f"`{s}`" for s in spec.get("sources", {}).get(value, []))
+            decided = ", ".join(f"`{s}`" for s in (spec.get("decided") or {}).get(value, []))
+            who = "; ".join(
+                part for part in (stated and f"stated by {stated}", decided and f"decided by us for {decided}") if part
+            )
+            lines.append(f"- `{value}`: {meaning}" + (f" ({who})" if who else ""))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _examples(rule: str, cases: list[Case]) -> list[str]:
+    """A clause's cases under it, numbered, the first few open, each with its board and a permalink."""
+    out = []
+    for n, case in enumerate(cases, 1):
+        marker = "???+" if n <= OPEN_EXAMPLES else "???"
+        title = f"Example {n}: {case.title}".replace('"', "'")
+        out += [f'{marker} example "{title}"', ""]
+        body = [f"[permalink](#{rule}--{n}) · [case `{case.id}`]({case_page(case.game)}#{case.id})", ""]
+        body += case_body(case)
+        out += [f"    {line}" if line else "" for line in body]
+        out.append("")
+    return [f'<a id="{rule}--{n}"></a>' for n in range(1, len(cases) + 1)] + [""] + out
+
+
+def _link_rules(line: str, own: str | None) -> str:
+    """Rule IDs in prose become links to their clause (not inside code or headings)."""
+    if line.startswith(("#", "    ", "```", "|")):
+        return line
+    known = clauses()
+
+    def link(match: re.Match[str]) -> str:
+        rule = match["id"]
+        return f"[{rule}]({known[rule].path.name}#{rule})" if rule in known and rule != own else rule
+
+    parts = re.split(r"(`[^`]*`|\[[^\]]*\]\([^)]*\))", line)
+    return "".join(part if i % 2 else _RULE_REF.sub(link, part) for i, part in enumerate(parts))
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    """Fill the disagreement tables; append the list of pinning cases to each clause."""
+    """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs."""
+    if page.file.src_uri.startswith(("cases-", "switches")):
+        return markdown
     by_rule = cases_by_rule(suite())
     markdown = fill(markdown)
     out: list[str] = []
     current: str | None = None
+    fenced = False
 
     def flush() -> None:
         if current and by_rule.get(current):
-            links = ", ".join(f"[{c.id}]({case_page(c.game)}#{c.id})" for c in by_rule[current])
-            out.extend([f"**Cases:** {links}", ""])
+            out.extend(["", f"**Examples ({len(by_rule[current])}):**", "", *_examples(current, by_rule[current])])
 
     for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced:
+            out.append(line)
+            continue
+        heading = _HEADING.match(line)
         if line.startswith("#"):
             flush()
-            match = _HEADING.match(line)
-            current = match["id"] if match else None
-        out.append(line)
+            current = heading["id"] if heading else None
+        if heading:
+            line = f"### {heading['id']} — {heading['title']} {{#{heading['id']}}}"
+        elif line.startswith("**Source:**"):
+            line += "  "  # Source and Status each on a line of its own
+        out.append(_link_rules(line, current))
     flush()
     return "\n".join(out) + "\n"

@@ -1,14 +1,18 @@
-"""The site builds strictly, and shows what the spec promises: cases under clauses, generated tables."""
+"""The site builds strictly, and shows what the spec promises: boards, examples under clauses, anchors by rule ID."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from gammonspec.conformance.cases import suite
+from gammonspec.conformance.coverage import cases_by_rule, clauses
 
 ROOT = Path(__file__).resolve().parent.parent
+MAX_PAGE, MAX_SITE = 2_000_000, 15_000_000
 
 
 @pytest.fixture(scope="module")
@@ -36,19 +40,69 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_clauses_link_their_cases(built: Path) -> None:
-    page = (built / "backgammon" / "index.html").read_text()
-    assert 'href="../cases-backgammon/#bg-opening-65-run-or-split"' in page
+def test_clause_anchors_are_rule_ids_and_examples_sit_under_them(built: Path) -> None:
+    page = (built / "narde" / "index.html").read_text()
+    assert 'id="nd.head.first-turn"' in page
+    start = page.index('id="nd.head.first-turn"')
+    section = page[start : page.index('id="nd.point.single-holds"')]
+    assert "Example 1:" in section and "boards/" in section and 'href="#nd.head.first-turn--1"' in section
 
 
-def test_disagreement_table_is_generated(built: Path) -> None:
+def test_every_rule_id_link_resolves(built: Path) -> None:
+    """Every link to a `#rule-id` fragment lands on an element with that id on the target page."""
+    ids = {}
+    checked = 0
+    for html in built.rglob("*.html"):
+        text = html.read_text()
+        for href in re.findall(r'href="([^"]*#(?:bg|nd|cn)\.[^"]+)"', text):
+            page, fragment = href.split("#", 1)
+            target = (html.parent / page / "index.html") if page else html
+            target = target.resolve()
+            if target not in ids:
+                ids[target] = set(re.findall(r'id="([^"]+)"', target.read_text()))
+            assert fragment in ids[target], f"{html.relative_to(built)}: {href} does not resolve"
+            checked += 1
+    assert checked > 1000
+
+
+def test_every_case_has_a_drawn_board_and_every_clause_its_examples(built: Path) -> None:
+    for game in ("backgammon", "narde", "crazy-narde"):
+        page = (built / f"cases-{game}" / "index.html").read_text()
+        for case in suite():
+            if case.game == game:
+                at = page.index(f'id="{case.id}"')
+                assert "boards/" in page[at : at + 2000], case.id
+    by_rule = cases_by_rule(suite())
+    for rule, clause in clauses().items():
+        if by_rule.get(rule):
+            page = (built / clause.path.stem / "index.html").read_text()
+            assert f'id="{rule}--{len(by_rule[rule])}"' in page, rule
+    boards = list((built / "boards").glob("*.svg"))
+    assert boards and all(b.stat().st_size > 1000 for b in boards)
+    for html in built.rglob("*.html"):
+        for name in set(re.findall(r"boards/([0-9a-f]+\.svg)", html.read_text())):
+            assert (built / "boards" / name).exists(), f"{html}: missing board {name}"
+
+
+def test_sizes_stay_in_bounds(built: Path) -> None:
+    sizes = [f.stat().st_size for f in built.rglob("*") if f.is_file()]
+    pages = [f.stat().st_size for f in built.rglob("*.html")]
+    assert sum(sizes) < MAX_SITE and max(pages) < MAX_PAGE
+
+
+def test_rendering_bugs_stay_fixed(built: Path) -> None:
+    text = "".join(p.read_text() for p in built.rglob("cases-*/index.html"))
+    assert "=False" not in text and "=True" not in text and "next: False" not in text
+    assert "a oin" not in text
+    assert "fonts.googleapis" not in (built / "index.html").read_text()
+    assert "<loc>" in (built / "sitemap.xml").read_text()
+    narde = (built / "narde" / "index.html").read_text()
+    assert re.search(r"<strong>Source:</strong>[^\n]*<br", narde)
+
+
+def test_disagreement_table_and_switches_page(built: Path) -> None:
     page = (built / "disagreements" / "index.html").read_text()
     assert "<!-- disagreements" not in page
     assert "head-exception" in page and "first-turn-3-4-6" in page
-
-
-def test_cases_page_draws_boards(built: Path) -> None:
-    page = (built / "cases-backgammon" / "index.html").read_text()
-    assert "W = white on roll" in page
-    scenarios = (built / "cases-crazy-narde" / "index.html").read_text()
-    assert "(passed)" in scenarios and "opening roll: white" in scenarios
+    switches = (built / "switches" / "index.html").read_text()
+    assert 'id="hitting"' in switches and "stated by" in switches

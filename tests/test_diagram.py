@@ -1,0 +1,68 @@
+"""The SVG board: valid XML, every checker drawn where the state puts it, counts, trays, cube, dice, pips."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from gammonspec.conformance.cases import suite
+from gammonspec.conformance.diagram import VISIBLE, heads, pips, svg
+from gammonspec.conformance.state import Cube, Layout, State, start_layout
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(state: State) -> ET.Element:
+    return ET.fromstring(svg(state, "a title"))
+
+
+def checkers(root: ET.Element, side: str) -> list[ET.Element]:
+    return [c for c in root.iter(f"{NS}circle") if c.get("class") == {"white": "w", "black": "k"}[side]]
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{NS}text")]
+
+
+def test_start_of_backgammon_draws_every_checker_and_pips() -> None:
+    root = parse(State(start_layout("backgammon"), "white", (6, 5)))
+    assert root.find(f"{NS}title").text == "a title"
+    desc = root.find(f"{NS}desc").text
+    assert "White on roll to play 6-5" in desc and "2 on 24" in desc
+    assert len(checkers(root, "white")) == 15 and len(checkers(root, "black")) == 15
+    assert "pips: white 167 · black 167" in texts(root)
+    assert {"6", "5"} <= set(texts(root)) and "64" in texts(root)  # dice and the centred cube
+
+
+def test_stack_past_five_carries_its_count_and_narde_heads_are_marked() -> None:
+    state = State(start_layout("narde"), "black", (3, 1))
+    root = parse(state)
+    assert len(checkers(root, "white")) == VISIBLE and "15" in texts(root)
+    assert heads("narde") == {"white": 24, "black": 24} and heads("backgammon") == {}
+    assert len([p for p in root.iter(f"{NS}path") if p.get("class") == "head"]) == 2
+    labels = [t.text for t in root.iter(f"{NS}text") if t.get("class", "").startswith("l")]
+    assert labels[:2] == ["13", "14"]  # black on roll: white's 1 and 2 (bottom right) are black's 13 and 14
+
+
+def test_bar_off_and_cube_owner() -> None:
+    white = [0] * 24
+    white[0] = 10
+    black = [0] * 24
+    black[5] = 3
+    layout = Layout("backgammon", tuple(white), tuple(black), bar=(1, 2), off=(4, 10))
+    root = parse(State(layout, "black", (2, 2), cube=Cube(4, "black")))
+    trays = [r for r in root.iter(f"{NS}rect") if r.get("height") == "5"]
+    assert len(trays) == 14 and {"4", "10"} <= set(texts(root))
+    assert len(checkers(root, "black")) == 5  # three on a point, two on the bar
+    assert "Cube 4, owned by black." in root.find(f"{NS}desc").text
+    assert pips(State(layout, "black"), "black") == 3 * 6 + 2 * 25
+
+
+@pytest.mark.parametrize("game", ["backgammon", "narde", "crazy-narde"])
+def test_every_case_of_the_game_draws(game: str) -> None:
+    for case in suite():
+        if case.game == game:
+            root = parse(case.state)
+            drawn = sum(min(n, VISIBLE) for n in (*case.state.layout.white, *case.state.layout.black))
+            drawn += sum(min(n, VISIBLE) for n in case.state.layout.bar)
+            assert len(checkers(root, "white")) + len(checkers(root, "black")) == drawn, case.id
