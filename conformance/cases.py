@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import fastjsonschema
 import jsonschema
 
 from . import position_ids
@@ -210,25 +211,51 @@ _Strict = jsonschema.validators.extend(
 )
 
 
+def _has_float(data: Any) -> bool:
+    """Whether a float is anywhere in `data`: the compiled validator takes 6.0 for an integer, a case file must not
+    (no field of a case takes a fraction)."""
+    if isinstance(data, float):
+        return True
+    if isinstance(data, dict):
+        return any(_has_float(k) or _has_float(v) for k, v in data.items())
+    return isinstance(data, list) and any(map(_has_float, data))
+
+
+@dataclass(frozen=True)
+class _Validator:
+    """A compiled validator for the check, and jsonschema only to word the error after a failure."""
+
+    check: Callable[[Any], Any]
+    words: jsonschema.Validator
+
+    def error(self, data: Any, root: Any, at: list[Any], path: Path) -> DataError | None:
+        """The most telling schema violation of `data` (found at `at` under `root`), located; None if valid."""
+        try:
+            self.check(data)
+            if not _has_float(data):
+                return None
+            failed: Exception | None = None  # a float: only the wording validator tells 6.0 from an integer
+        except (fastjsonschema.JsonSchemaException, TypeError) as exc:
+            failed = exc
+        error = jsonschema.exceptions.best_match(self.words.iter_errors(data))
+        if error is None:
+            if failed is None:  # a float where the schema does not look (a key): the loader's own checks judge it
+                return None
+            return DataError(path, locate(root, *at), f"{'/'.join(map(str, at)) or '(top)'}: {failed}")
+        where = at + list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            where += [key for key in error.instance if key not in error.schema.get("properties", {})][:1]
+        field = "/".join(map(str, where)) or "(top)"
+        return DataError(path, locate(root, *where), f"{field}: {error.message}")
+
+
 @cache
-def _validators() -> tuple[jsonschema.Validator, jsonschema.Validator]:
+def _validators() -> tuple[_Validator, _Validator]:
     """The file's own fields (each case left to the second), and one case."""
-    whole = schema("case")
+    whole = {k: v for k, v in schema("case").items() if k != "$id"}  # local refs stay local, never fetched
     file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
     one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
-    return _Strict(file_level), _Strict(one_case)
-
-
-def _schema_error(validator: jsonschema.Validator, data: Any, root: Any, at: list[Any], path: Path) -> DataError | None:
-    """The most telling schema violation of `data` (found at `at` under `root`), located."""
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
-    if error is None:
-        return None
-    where = at + list(error.absolute_path)
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        where += [key for key in error.instance if key not in error.schema.get("properties", {})][:1]
-    field = "/".join(map(str, where)) or "(top)"
-    return DataError(path, locate(root, *where), f"{field}: {error.message}")
+    return tuple(_Validator(fastjsonschema.compile(s), _Strict(s)) for s in (file_level, one_case))  # type: ignore[return-value]
 
 
 def read_file(path: Path) -> tuple[list[Case], list[DataError]]:
@@ -240,7 +267,7 @@ def read_file(path: Path) -> tuple[list[Case], list[DataError]]:
     if not isinstance(data, dict):
         return [], [DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")]
     file_level, one_case = _validators()
-    error = _schema_error(file_level, data, data, [], path)
+    error = file_level.error(data, data, [], path)
     if error is not None:
         return [], [error]
     defaults = dict(data.get("requires", {}))
@@ -250,7 +277,7 @@ def read_file(path: Path) -> tuple[list[Case], list[DataError]]:
         return [], [exc]
     cases, errors = [], []
     for i, raw in enumerate(data["cases"]):
-        error = _schema_error(one_case, raw, data, ["cases", i], path)
+        error = one_case.error(raw, data, ["cases", i], path)
         if error is not None:
             errors.append(error)
             continue

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import PROTOCOL_VERSION, __version__
+from . import PROTOCOL_VERSION, __version__, profiles
 from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
-from .rules import rulesets
+from .profiles import Profile
+from .rules import Ruleset, rulesets
 from .state import GAMES
 from .yamlio import DataError, read_text
 
@@ -69,20 +70,19 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run the suite against an engine (the reference engine by default)")
-    engine = run.add_mutually_exclusive_group()
-    engine.add_argument("--engine", metavar="MODULE:ATTR", help="a Python engine, or the name of an installed one")
-    engine.add_argument(
-        "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
-    )
-    run.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request (default 10)")
-    run.add_argument(
-        "--startup-timeout",
-        type=_seconds,
-        default=60.0,
-        help="seconds for the engine to start and answer the handshake (default 60)",
-    )
+    _engine_arguments(run)
     run.add_argument("--game", action="append", default=[], choices=GAMES, help="only this game (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    run.add_argument(
+        "--profile", action="append", default=[], type=Path, metavar="FILE", help="run under this profile (YAML)"
+    )
+    run.add_argument(
+        "--switch",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a switch value or option on top of each ruleset or profile run (repeatable)",
+    )
     run.add_argument(
         "--rule", action="append", default=[], type=_glob, help="only cases pinning a rule ID matching this glob"
     )
@@ -93,7 +93,25 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--expect-fail", type=Path, metavar="FILE", help="case ids (or ruleset::id) known to fail, one a line"
     )
-    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no per-rule table")
+    run.add_argument(
+        "--quiet", "-q", action="store_true", help="failing case ids and the totals only (no progress bar, no table)"
+    )
+    run.add_argument("--verbose", "-v", action="store_true", help="the per-rule table with every rule")
+
+    ident = commands.add_parser(
+        "identify", help="which switch values and options an engine's answers are consistent with"
+    )
+    _engine_arguments(ident)
+    ident.add_argument("--game", action="append", default=[], help="only this game (default: every game it declares)")
+    ident.add_argument("--ruleset", help="ask as this ruleset (default: the engine's first of each game)")
+    ident.add_argument("--profile", type=Path, metavar="FILE", help="ask as this profile")
+    ident.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of the above")
+    ident.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+    _cases_option(ident)
+
+    report = commands.add_parser("report", help="run the suite against engines and write one JSON file per engine")
+    report.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder for the JSON files")
+    report.add_argument("engines", nargs="+", metavar="ENGINE", help="installed engine names or MODULE:ATTR")
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
@@ -107,6 +125,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands.add_parser("pinning", help="flip each switch and option of each ruleset; fail on cases that do not pin it")
     return parser
+
+
+def _engine_arguments(command: argparse.ArgumentParser) -> None:
+    engine = command.add_mutually_exclusive_group()
+    engine.add_argument("--engine", metavar="MODULE:ATTR", help="a Python engine, or the name of an installed one")
+    engine.add_argument(
+        "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
+    )
+    command.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request (default 10)")
+    command.add_argument(
+        "--startup-timeout",
+        type=_seconds,
+        default=60.0,
+        help="seconds for the engine to start and answer the handshake (default 60)",
+    )
 
 
 def _say(message: object) -> None:
@@ -160,6 +193,15 @@ def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) ->
     return None
 
 
+def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Ruleset | Profile]:
+    """What the cases run under: the profiles given, or every ruleset; `--switch` values on top of each."""
+    targets: list[Ruleset | Profile] = [profiles.load(path) for path in profile_files] or list(rulesets().values())
+    if switches:
+        changes = [profiles.parse_override(text) for text in switches]
+        targets = [profiles.override(target, changes) for target in targets]
+    return {target.name: target for target in targets}
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from .launch import run_engine
     from .runner import Filters, plan
@@ -189,7 +231,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         _say(unmatched)
         return EXIT_USAGE
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
-    pairs = plan(loaded.cases, rulesets(), filters)
+    try:
+        targets = _targets(args.profile, args.switch)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    pairs = plan(loaded.cases, targets, filters)
     if not pairs:
         _say("no case matches the filters")
         return EXIT_USAGE
@@ -198,11 +245,69 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.quiet
         else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
     )
-    status = run_engine(args, pairs, expect_fail, bar)
+    status = run_engine(args, pairs, expect_fail, bar, own_profiles=not (args.profile or args.switch))
     if problems:
         _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
     return status
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    import json
+
+    from . import identify
+    from .engine import EngineFailure
+    from .launch import start
+
+    engine = start(args)
+    try:
+        info = engine.info()
+        if args.profile or args.ruleset:
+            if args.ruleset and args.ruleset not in rulesets():
+                _say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
+                return EXIT_USAGE
+            declared = [profiles.load(args.profile) if args.profile else rulesets()[args.ruleset]]
+        else:
+            declared = [*info.profiles, *(rulesets()[n] for n in info.rulesets if n in rulesets())]
+        changes = [profiles.parse_override(text) for text in args.switch]
+        games = args.game or sorted({t.game for t in declared})
+        targets = [identify.asked_as(declared, game) for game in games]
+        if not targets or not all(targets):
+            _say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
+            return EXIT_USAGE
+        cases = _loaded(args).cases
+        results = [identify.identify(engine, cases, profiles.override(t, changes)) for t in targets]
+    except (ValueError, EngineLoadError) as exc:
+        _say(exc)
+        return EXIT_USAGE
+    except EngineFailure as exc:
+        _say(f"the engine failed its handshake: {exc}")
+        return EXIT_USAGE
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    print("\n\n".join(identify.text(r) for r in results))
+    if args.json:
+        args.json.write_text(json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
+    return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from . import engine_report
+
+    if not args.out.is_dir():
+        _say(f"--out {args.out}: no such folder")
+        return EXIT_USAGE
+    engines = [(name, load_engine(name)) for name in args.engines]  # every name checked before any run
+    worst = EXIT_OK
+    for name, engine in engines:
+        data = engine_report.build(engine, suite(), name)
+        path = engine_report.write(args.out, data)
+        s = data["summary"]
+        print(f"{path}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
+        if s["failed"] or s["errored"]:
+            worst = EXIT_FAILED
+    return worst
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -252,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {
         "run": cmd_run,
+        "identify": cmd_identify,
+        "report": cmd_report,
         "serve": cmd_serve,
         "coverage": cmd_coverage,
         "check": cmd_check,

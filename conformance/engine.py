@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
-from .rules import Rules
+from .profiles import Profile
+from .rules import Rules, Ruleset, rulesets
 from .state import Cube, Layout, Match, Segment, Side, State
 
 CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")
@@ -27,13 +28,25 @@ MAX_POSITIONS = 10_000  # positions in one legal-plays answer (spec/protocol.md,
 
 @dataclass(frozen=True)
 class EngineInfo:
-    """What an engine declares: who it is, which rulesets it implements, which queries it answers."""
+    """What an engine declares: who it is, which rulesets and profiles it implements, which queries it answers.
+
+    `reads_switches`: it plays whatever switch values a request carries (for the games of its rulesets),
+    so it runs any profile (`gammonspec run --profile/--switch`)."""
 
     name: str
     version: str
     rulesets: tuple[str, ...]
     capabilities: tuple[str, ...] = CAPABILITIES
     options: dict[str, tuple[object, ...]] = field(default_factory=dict)  # option -> values supported; absent = all
+    profiles: tuple[Profile, ...] = ()
+    reads_switches: bool = False
+
+    def declares(self, target: Ruleset | Profile) -> bool:
+        """Whether the engine implements this ruleset or profile."""
+        if isinstance(target, Ruleset):
+            return target.name in self.rulesets
+        games = {rulesets()[name].game for name in self.rulesets if name in rulesets()}
+        return any(p.name == target.name for p in self.profiles) or self.reads_switches and target.game in games
 
 
 @dataclass(frozen=True)
@@ -141,7 +154,7 @@ def raised_at(exc: BaseException) -> str:
 def describe_exception(exc: BaseException) -> str:
     """One line for an exception from an engine's code: its type, its message and where it was raised."""
     if isinstance(exc, SystemExit):
-        return f"called sys.exit({exc.code!r}) at {raised_at(exc)}"
+        return f"SystemExit: sys.exit({exc.code!r}) called at {raised_at(exc)}"
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg} at {raised_at(exc)}"
     return f"{type(exc).__name__}: {exc} (at {raised_at(exc)})"

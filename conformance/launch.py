@@ -9,6 +9,7 @@ had to be given up mid-run.  The reports asked for are written in every one of t
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 
@@ -17,10 +18,11 @@ from .cases import Case
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
 from .rules import Ruleset, rulesets
-from .runner import run, skip_reason
+from .runner import Filters, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+ERRORS_SHOWN = 20  # errored cases listed on stderr, one line each
 Pairs = list[tuple[Case, Ruleset]]
 
 
@@ -73,8 +75,11 @@ def run_engine(
     pairs: Pairs,
     expect_fail: set[str],
     progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
+    own_profiles: bool = True,
 ) -> int:
-    """Run `pairs` against the engine of `args`, print and write the reports; the exit status."""
+    """Run `pairs` against the engine of `args`, print and write the reports; the exit status.
+
+    With `own_profiles`, the cases also run under the profiles the engine declares."""
     try:
         engine = start(args)
     except EngineLoadError as exc:
@@ -86,6 +91,9 @@ def run_engine(
             return _fail(args, str(exc))
         except EngineFailure as exc:
             return _fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
+        if own_profiles and info.profiles:
+            cases = list(dict.fromkeys(case for case, _ in pairs))
+            pairs = pairs + plan(cases, {p.name: p for p in info.profiles}, Filters())
         nothing = why_nothing_runs(info, pairs)
         if nothing:
             return _fail(args, nothing)
@@ -95,19 +103,30 @@ def run_engine(
         if hasattr(engine, "close"):
             engine.close()
     restarts = getattr(engine, "restarts", 0)
-    report = reports.text(outcomes, info, restarts)
-    print(report if not args.quiet else report.rsplit("\n\n", 1)[-1])
+    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_engine(args)))
     if args.json:
         reports.write_json(args.json, outcomes, info, restarts)
     if args.junit:
         reports.write_junit(args.junit, outcomes, info)
+    errored = [o for o in outcomes if o.status == "errored"]
+    for o in errored[:ERRORS_SHOWN]:
+        say(f"case {o.key}: engine {info.name}: {o.message}")
+    if len(errored) > ERRORS_SHOWN:
+        say(f"... and {len(errored) - ERRORS_SHOWN} more errored cases (all in the report above)")
     if outcomes and outcomes[-1].fatal:
-        say(f"the run stopped at case {outcomes[-1].key}: {outcomes[-1].message}")
+        say(f"the run stopped after case {outcomes[-1].key}: the engine cannot be asked anything more")
         return EXIT_USAGE
     if all(o.status == "skipped" for o in outcomes):
         say(f"no case ran: engine {info.name} skipped all {len(outcomes)} cases selected")
         return EXIT_USAGE
     return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+
+
+def rerun_engine(args: argparse.Namespace) -> str:
+    """The engine arguments of a command line that reruns a case against the same engine."""
+    if args.engine_cmd is not None:
+        return f"--engine-cmd {shlex.quote(args.engine_cmd)}"
+    return f"--engine {shlex.quote(args.engine)}" if args.engine else ""
 
 
 def _notes(engine: Engine, info: EngineInfo) -> None:

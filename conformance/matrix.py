@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Ruleset, registry, rulesets
+from .rules import Ruleset, decided, registry, rulesets
 from .state import GAMES
 
 MARKER = re.compile(r"<!-- disagreements: (?P<game>[a-z-]+) -->")
@@ -21,7 +21,8 @@ def table(chosen: list[Ruleset]) -> str:
         if len(set(values)) == 1:
             same.append(f"`{name}` = `{values[0]}`")
             continue
-        rows.append(f"| {spec['topic']} | `{name}` | " + " | ".join(f"`{v}`" for v in values) + " |")
+        cells = [f"`{v}`" + (" *" if decided(name, v, rs.source) else "") for v, rs in zip(values, chosen)]
+        rows.append(f"| {spec['topic']} | `{name}` | " + " | ".join(cells) + " |")
     options = [
         ", ".join(f"`{k}` ({'/'.join(str(a).lower() for a in v['allowed'])})" for k, v in rs.options.items()) or "—"
         for rs in chosen
@@ -31,6 +32,11 @@ def table(chosen: list[Ruleset]) -> str:
     text = "\n".join(rows)
     if same:
         text += "\n\nThe same in all of them: " + ", ".join(same) + "."
+    if any(" *" in row for row in rows):
+        text += (
+            "\n\n\\* decided: the ruleset's text is silent on the point and this spec chose the value"
+            " (`decided` in `spec/switches.yaml`, the reason in the clause); unmarked values are stated by the text."
+        )
     return text + "\n\nWhat each value means: the switch registry, `spec/switches.yaml`."
 
 

@@ -57,6 +57,7 @@ class FlipResult:
     flip: Flip
     run: int = 0
     changed: list[tuple[Case, str]] = field(default_factory=list)  # (case, its verdict under the flip)
+    failed: list[tuple[Case, str]] = field(default_factory=list)  # cases no ruleset runs that fail here
     skipped: str = ""  # why the reference engine cannot express the assignment
 
     @property
@@ -116,6 +117,9 @@ def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> li
         members[rs.name] = [c for c in cases if c.game == rs.game and rs.admits(c.requires, c.options)]
         for case in members[rs.name]:
             base[rs.name, case.id] = _verdict(engine, case, rs)
+    # Cases for an assignment no ruleset has (e.g. exact-only bear-off with a free home) run, and must
+    # pass, under every one-flip assignment that has their switch values.
+    orphans = [c for c in cases if not any(c.id in {m.id for m in ms} for ms in members.values())]
     results = []
     for flip in flips(rulesets.values()):
         result = FlipResult(flip, skipped=inexpressible(flip))
@@ -128,6 +132,12 @@ def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> li
             verdict = _verdict(engine, case, flipped)
             if verdict != base[flip.base.name, case.id]:
                 result.changed.append((case, verdict))
+        for case in orphans:
+            if case.game == flipped.game and flipped.admits(case.requires, case.options):
+                result.run += 1
+                verdict = _verdict(engine, case, flipped)
+                if verdict != "passed":
+                    result.failed.append((case, verdict))
     return results
 
 
@@ -172,8 +182,12 @@ def table(results: list[FlipResult]) -> str:
         ]
     else:
         lines.append("every case pins every switch and option its verdict depends on")
+    failed = [(r, c, v) for r in done for c, v in r.failed]
+    if failed:
+        lines.append(f"{len(failed)} failures of cases no ruleset runs, under a one-flip assignment that has them:")
+    lines += [f"  {c.id} ({c.where}), run by no ruleset, fails under {r.flip.label}: {v}" for r, c, v in failed]
     return "\n".join(lines)
 
 
 def ok(results: list[FlipResult]) -> bool:
-    return not any(r.unpinned for r in results)
+    return not any(r.unpinned or r.failed for r in results)

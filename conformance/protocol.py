@@ -15,7 +15,18 @@ from typing import Any, TextIO
 import jsonschema
 
 from . import PROTOCOL_VERSION
-from .engine import Engine, GameResult, Skip, check_answer, check_info, check_methods, describe_exception
+from .engine import (
+    MAX_POSITIONS,
+    Engine,
+    EngineFailure,
+    EngineInfo,
+    GameResult,
+    Skip,
+    check_answer,
+    check_info,
+    check_methods,
+    describe_exception,
+)
 from .rules import Rules, schema
 from .state import SIDES, Cube, Layout, Match, State, StateError
 
@@ -49,7 +60,8 @@ def check(kind: str, message: Any) -> dict[str, Any]:
     error = jsonschema.exceptions.best_match(validators[message["type"]].iter_errors(message))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "message"
-        raise ProtocolError(f"{where}: {error.message}")
+        text = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+        raise ProtocolError(f"{where}: {text}")
     return message
 
 
@@ -68,6 +80,9 @@ def decode(line: str, kind: str) -> dict[str, Any]:
         message = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"not JSON ({exc.msg}): {line[:120]!r}") from None
+    positions = message.get("positions") if isinstance(message, dict) else None
+    if isinstance(positions, list) and len(positions) > MAX_POSITIONS:  # before the schema: checking them is slow
+        raise ProtocolError(f"positions: {len(positions):,} of them, over the protocol's limit of {MAX_POSITIONS:,}")
     return check(kind, message)
 
 
@@ -147,6 +162,8 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:
         return {"type": "error", "id": rid, "message": f"bad state: {exc}"}
+    except EngineFailure as exc:  # a wrong answer of the engine's, already worded
+        return {"type": "error", "id": rid, "message": str(exc)}
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the server reports, the runner decides
         traceback.print_exc(file=sys.stderr)
         return {"type": "error", "id": rid, "message": describe_exception(exc)}
@@ -183,6 +200,7 @@ def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
                 "version": info.version,
                 "rulesets": list(info.rulesets),
                 "capabilities": list(info.capabilities),
+                **hello_profiles(info),
             }
             if not compatible(message["protocol"]):
                 print(
@@ -196,6 +214,16 @@ def serve(engine: Engine, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
     return 0
 
 
+def hello_profiles(info: EngineInfo) -> dict[str, Any]:
+    """The 1.1 fields of an engine's hello, present only when the engine declares profiles or reads switches."""
+    fields: dict[str, Any] = {}
+    if info.profiles:
+        fields["profiles"] = [profile.to_wire() for profile in info.profiles]
+    if info.reads_switches:
+        fields["reads_switches"] = True
+    return fields
+
+
 def layouts(game: str, positions: list[dict[str, Any]]) -> list[Layout]:
-    """Positions from an engine's answer; an impossible one raises StateError."""
-    return [Layout.from_wire(game, p) for p in positions]
+    """Positions from an engine's answer, read but not judged: the runner reports an impossible one as a wrong play."""
+    return [Layout.from_wire(game, p, check=False) for p in positions]

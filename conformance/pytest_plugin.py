@@ -1,7 +1,9 @@
 """pytest plugin: `pytest --gammonspec-engine=ENGINE` collects every applicable case as a test item.
 
 ENGINE is `module:attr`, an installed engine's name, or `cmd:<command line>` for a protocol engine.
-Filters: `--gammonspec-ruleset`, `--gammonspec-game` (repeatable).
+Filters: `--gammonspec-ruleset`, `--gammonspec-game` (repeatable); `--gammonspec-timeout` seconds per
+request.  An engine that cannot be loaded or fails its handshake, an unknown ruleset, or a selection in
+which no case can run is a usage error (one line, pytest's exit status 4), before any test runs.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ from typing import Any
 import pytest
 
 from .cases import Case, suite
-from .engine import Engine, load_engine
+from .engine import Engine, EngineFailure, EngineLoadError
 from .rules import Ruleset, rulesets
 from .runner import Filters, plan, run_one, skip_reason
+
+_ENGINE = pytest.StashKey[Engine]()
+_PAIRS = pytest.StashKey[list]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -21,6 +26,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gammonspec-engine", metavar="ENGINE", help="collect the gammonspec suite against this engine")
     group.addoption("--gammonspec-ruleset", action="append", default=[], help="only this ruleset")
     group.addoption("--gammonspec-game", action="append", default=[], help="only this game")
+    group.addoption(
+        "--gammonspec-timeout", type=float, default=10.0, metavar="SECONDS", help="seconds per request (default 10)"
+    )
 
 
 class CaseItem(pytest.Item):
@@ -31,18 +39,23 @@ class CaseItem(pytest.Item):
             self.add_marker(pytest.mark.gammonspec_rule(rule))
 
     def runtest(self) -> None:
-        reason = skip_reason(self.case, self.ruleset, self.engine.info())
+        info = self.engine.info()
+        reason = skip_reason(self.case, self.ruleset, info)
         if reason:
             pytest.skip(reason)
-        outcome = run_one(self.engine, self.case, self.ruleset)
+        outcome = run_one(self.engine, self.case, self.ruleset, "next-segment" in info.capabilities)
+        if outcome.fatal:
+            self.session.shouldstop = f"gammonspec: {outcome.message}"
         if outcome.status == "skipped":
             pytest.skip(outcome.message)
         if outcome.status != "passed":
-            raise CaseFailed(outcome.message)
+            from .reports import describe_failure
+
+            raise CaseFailed(describe_failure(outcome))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailed):
-            return f"{self.case.where} [{', '.join(self.case.rules)}] {self.case.title}\n{excinfo.value}"
+            return str(excinfo.value)
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int, str]:
@@ -53,24 +66,60 @@ class CaseFailed(Exception):
     pass
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "gammonspec_rule(id): the rule a gammonspec case pins")
+class Suite(pytest.Collector):
+    """The gammonspec cases, as one collector (node IDs `gammonspec::RULESET::CASE`)."""
+
+    def collect(self) -> list[pytest.Item]:
+        engine = self.config.stash[_ENGINE]
+        return [
+            CaseItem.from_parent(self, name=f"{ruleset.name}::{case.id}", case=case, ruleset=ruleset, engine=engine)
+            for case, ruleset in self.config.stash[_PAIRS]
+        ]
 
 
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    spec = config.getoption("--gammonspec-engine")
-    if not spec:
-        return
+def _engine(spec: str, timeout: float) -> Engine:
     if spec.startswith("cmd:"):
         from .subprocess_engine import SubprocessEngine
 
-        engine: Engine = SubprocessEngine(spec[4:])
-    else:
-        engine = load_engine(spec)
-    filters = Filters(
-        games=tuple(config.getoption("--gammonspec-game")), rulesets=tuple(config.getoption("--gammonspec-ruleset"))
-    )
-    for case, ruleset in plan(suite(), rulesets(), filters):
-        items.append(
-            CaseItem.from_parent(session, name=f"{ruleset.name}::{case.id}", case=case, ruleset=ruleset, engine=engine)
-        )
+        return SubprocessEngine(spec[4:], timeout)
+    from .python_engine import PythonEngine
+
+    return PythonEngine(spec, timeout)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "gammonspec_rule(id): the rule a gammonspec case pins")
+    spec = config.getoption("--gammonspec-engine", None)
+    if not spec:
+        return
+    from .launch import why_nothing_runs
+
+    chosen = config.getoption("--gammonspec-ruleset")
+    unknown = sorted(set(chosen) - set(rulesets()))
+    if unknown:
+        raise pytest.UsageError(f"gammonspec: unknown ruleset {', '.join(unknown)} (known: {', '.join(rulesets())})")
+    filters = Filters(games=tuple(config.getoption("--gammonspec-game")), rulesets=tuple(chosen))
+    pairs = plan(suite(), rulesets(), filters)
+    if not pairs:
+        raise pytest.UsageError("gammonspec: no case matches the filters")
+    try:
+        engine = _engine(spec, config.getoption("--gammonspec-timeout"))
+        info = engine.info()
+    except EngineLoadError as exc:
+        raise pytest.UsageError(f"gammonspec: {exc}") from None
+    except EngineFailure as exc:
+        raise pytest.UsageError(f"gammonspec: the engine failed its handshake: {exc}") from None
+    nothing = why_nothing_runs(info, pairs)
+    if nothing:
+        raise pytest.UsageError(f"gammonspec: {nothing}")
+    config.stash[_ENGINE], config.stash[_PAIRS] = engine, pairs
+    if hasattr(engine, "close"):
+        config.add_cleanup(engine.close)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    report = yield
+    if isinstance(collector, pytest.Session) and _ENGINE in collector.config.stash:
+        report.result.append(Suite.from_parent(collector, name="gammonspec", nodeid="gammonspec"))
+    return report

@@ -76,7 +76,7 @@ class PythonEngine:
         if load:
             raise EngineLoadError(f"engine {self.spec!r}: {what} raised {describe_exception(value)}") from None
         if isinstance(value, SystemExit):
-            raise EngineFailure(f"{what} {describe_exception(value)}") from None
+            raise EngineFailure(f"{what}: {describe_exception(value)}") from None
         raise value
 
     def _query(self, method: str, *args: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -14,7 +15,10 @@ from typing import Any
 from . import PROTOCOL_VERSION, __version__
 from .board import draw
 from .engine import EngineInfo
-from .runner import Outcome
+from .position_ids import encode_xgid
+from .profiles import Profile
+from .runner import Outcome, skip_kind
+from .state import StateError
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
@@ -49,12 +53,28 @@ def ok(outcomes: list[Outcome]) -> bool:
     return not any(o.status in ("failed", "errored", "xpassed") for o in outcomes)
 
 
-def describe_failure(o: Outcome) -> str:
+def rerun(o: Outcome, engine_args: str = "") -> str:
+    """A command line that runs this one case again under the same ruleset or profile."""
+    target = o.target
+    where = f"--ruleset {o.ruleset}"
+    if isinstance(target, Profile):
+        changes = {**target.changed_switches, **target.fixed_options}
+        where = f"--ruleset {target.base}" + "".join(f" --switch {k}={str(v).lower()}" for k, v in changes.items())
+    return " ".join(filter(None, ["gammonspec run", engine_args, f"--case {shlex.quote(o.case.id)}", where]))
+
+
+def describe_failure(o: Outcome, engine_args: str = "") -> str:
     state = o.state
     lines = [
         f"{o.status.upper()} {o.key}  [{', '.join(o.case.rules)}]  {o.case.title}",
         f"  at {o.case.where}",
+        f"  rerun: {rerun(o, engine_args)}",
     ]
+    if state.game == "backgammon":
+        try:
+            lines.append(f"  {encode_xgid(state.layout, state.turn, state.dice or None)}")
+        except (ValueError, StateError):  # a position XGID cannot carry
+            pass
     if state.dice:
         lines.append(f"  {state.turn} to play {'-'.join(map(str, state.dice))}")
     lines += ["    " + line for line in draw(state.layout, state.turn).splitlines()]
@@ -69,14 +89,30 @@ def describe_failure(o: Outcome) -> str:
     return printable("\n".join(lines))
 
 
-def text(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> str:
-    """Failures in full, then a per-rule table, then the totals."""
-    parts = [describe_failure(o) for o in outcomes if o.status in ("failed", "errored", "xpassed")]
+def text(
+    outcomes: list[Outcome],
+    info: EngineInfo,
+    restarts: int = 0,
+    quiet: bool = False,
+    verbose: bool = False,
+    engine_args: str = "",
+) -> str:
+    """Failures in full, then a per-rule table (rules with failures, errors or skips; all when verbose), then the
+    totals. Quiet: one line per failing case, then the totals."""
+    bad = [o for o in outcomes if o.status in ("failed", "errored", "xpassed")]
+    if quiet:
+        parts = ["\n".join(f"{o.status.upper()} {o.key}" for o in bad)] if bad else []
+    else:
+        parts = [describe_failure(o, engine_args) for o in bad]
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)
     for o in outcomes:
         for rule in o.case.rules:
             per_rule[rule][o.status] += 1
-    if per_rule:
+    if not verbose:
+        per_rule = defaultdict(
+            Counter, {r: c for r, c in per_rule.items() if c["failed"] + c["xpassed"] + c["errored"] + c["skipped"]}
+        )
+    if per_rule and not quiet:
         width = max(map(len, per_rule))
         rows = [f"{'rule':<{width}}  pass  fail  err  skip"]
         for rule in sorted(per_rule):
@@ -88,6 +124,12 @@ def text(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> str:
     s = summary(outcomes)
     tail = f"{info.name} {info.version} against gammonspec {__version__}: "
     tail += ", ".join(f"{s[k]} {k}" for k in STATUSES if s[k] or k in ("passed", "failed"))
+    if s["skipped"]:
+        kinds = Counter(skip_kind(o.message) for o in outcomes if o.status == "skipped")
+        tail += " (" + ", ".join(f"{n} {kind}" for kind, n in kinds.most_common()) + ")"
+    unchecked = sum(1 for o in outcomes if o.unchecked and o.status == "passed")
+    if unchecked:
+        tail += f"; in {unchecked} passed cases `next` was not checked (the engine does not answer next-segment)"
     if restarts:
         tail += f" (engine restarted {restarts} times)"
     parts.append(printable(tail))
@@ -99,6 +141,7 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
         "engine": {"name": info.name, "version": info.version, "rulesets": list(info.rulesets), "restarts": restarts},
         "summary": summary(outcomes),
+        "skips": dict(Counter(skip_kind(o.message) for o in outcomes if o.status == "skipped")),
         "results": [
             {
                 "id": o.case.id,

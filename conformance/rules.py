@@ -24,6 +24,7 @@ class Rules:
     game: str
     switches: dict[str, str]
     options: dict[str, Any] = field(default_factory=dict)
+    profile: str | None = None  # the engine profile these values come from, if not the ruleset itself
 
     def __getitem__(self, switch: str) -> str:
         return self.switches[switch]
@@ -32,11 +33,14 @@ class Rules:
         return self.options[name]
 
     def to_wire(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
+        wire = {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
+        return wire if self.profile is None else {**wire, "profile": self.profile}  # a 1.0 request has no profile
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Rules:
-        return cls(data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})))
+        return cls(
+            data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})), data.get("profile")
+        )
 
 
 @dataclass(frozen=True)
@@ -55,15 +59,34 @@ class Ruleset:
 
     def admits(self, requires: dict[str, str | list[str]], options: dict[str, Any]) -> bool:
         """Whether a case that needs these switch values and options applies to this ruleset."""
-        return all(self.switches.get(k) in accepted(v) for k, v in requires.items()) and all(
-            k in self.options and v in self.options[k]["allowed"] for k, v in options.items()
-        )
+        return admits(self.switches, self.options, requires, options)
 
 
 @cache
 def registry() -> dict[str, Any]:
-    """The switch and option registry, checked against its own shape."""
-    return load_yaml(SPEC_DIR / "switches.yaml")
+    """The switch and option registry; who states or decided which value is checked."""
+    path = SPEC_DIR / "switches.yaml"
+    data = load_yaml(path)
+    for name, spec in data["switches"].items():
+        seen: dict[str, str] = {}
+        for key in ("sources", "decided"):
+            for value, sources in spec.get(key, {}).items():
+                if value not in spec["values"]:
+                    raise DataError(path, locate(spec, key), f"switch {name}: {key} names no value {value!r}")
+                for source in sources:
+                    if source in seen:
+                        raise DataError(
+                            path,
+                            locate(spec, key),
+                            f"switch {name}: source {source} is in both {seen[source]} and {key}",
+                        )
+                    seen[source] = key
+    return data
+
+
+def decided(switch: str, value: str, source: str) -> bool:
+    """Whether `source` is silent on `switch` and this spec chose `value` for it (switches.yaml `decided`)."""
+    return source in registry()["switches"][switch].get("decided", {}).get(value, [])
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -73,6 +96,18 @@ def schema(name: str) -> dict[str, Any]:
 def accepted(required: str | list[str]) -> tuple[str, ...]:
     """The values a `requires` entry accepts: one value, or a list of them (the case holds under each)."""
     return (required,) if isinstance(required, str) else tuple(required)
+
+
+def admits(
+    switches: dict[str, str],
+    option_specs: dict[str, dict[str, Any]],
+    requires: dict[str, str | list[str]],
+    options: dict[str, Any],
+) -> bool:
+    """Whether a case needing `requires` and `options` applies to these switch values and allowed options."""
+    return all(switches.get(k) in accepted(v) for k, v in requires.items()) and all(
+        k in option_specs and v in option_specs[k]["allowed"] for k, v in options.items()
+    )
 
 
 def check_switches(requires: dict[str, Any], path: Path, where: Any, what: str) -> None:

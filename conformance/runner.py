@@ -21,9 +21,11 @@ from .engine import (
     describe_exception,
 )
 from .notation import describe, origins
+from .profiles import Profile
 from .rules import Rules, Ruleset
 from .state import Cube, Layout, Segment, Side, State, StateError
 
+Target = Ruleset | Profile  # what a case runs under: a ruleset, or an engine profile
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 
 
@@ -34,13 +36,13 @@ class Filters:
     rules: tuple[str, ...] = ()  # rule ID globs
     cases: tuple[str, ...] = ()  # case id globs
 
-    def keep(self, case: Case, ruleset: Ruleset) -> bool:
+    def keep(self, case: Case, ruleset: Target) -> bool:
         def match(values: Iterable[str], patterns: tuple[str, ...]) -> bool:
             return not patterns or any(fnmatch.fnmatchcase(v, p) for v in values for p in patterns)
 
         return (
             match([case.game], self.games)
-            and match([ruleset.name], self.rulesets)
+            and match([ruleset.name, getattr(ruleset, "base", ruleset.name)], self.rulesets)
             and match(case.rules, self.rules)
             and match([case.id], self.cases)
         )
@@ -56,6 +58,8 @@ class Outcome:
     extra: list[str] = field(default_factory=list)  # plays the engine gave that are not legal
     stderr: str = ""
     step: int = 0  # the step of the case the status refers to
+    unchecked: str = ""  # a part of the case not asked (the engine does not answer next-segment)
+    target: Target | None = None  # the ruleset or profile the case ran under
     seconds: float = 0.0  # the engine's time on the case (a process's restart not counted)
     fatal: bool = False  # the engine cannot be asked anything more: the run stops after this case
 
@@ -68,8 +72,8 @@ class Outcome:
         return self.case.steps[self.step].state
 
 
-def plan(cases: Iterable[Case], suite_rulesets: dict[str, Ruleset], filters: Filters) -> list[tuple[Case, Ruleset]]:
-    """Every (case, ruleset) pair to run: a case runs under each ruleset whose switches it requires."""
+def plan(cases: Iterable[Case], suite_rulesets: dict[str, Target], filters: Filters) -> list[tuple[Case, Target]]:
+    """Every (case, ruleset or profile) pair to run: a case runs under each one whose switches it requires."""
     return [
         (case, rs)
         for rs in suite_rulesets.values()
@@ -78,11 +82,25 @@ def plan(cases: Iterable[Case], suite_rulesets: dict[str, Ruleset], filters: Fil
     ]
 
 
-def skip_reason(case: Case, ruleset: Ruleset, info: EngineInfo) -> str | None:
+NOT_DECLARED, NOT_OFFERED = "not declared by the engine", "capability not offered"
+
+
+def skip_kind(reason: str) -> str:
+    """The summary's kind of skip: the ruleset/profile not declared, a query or option not offered, or the engine's."""
+    if reason.startswith(("engine does not implement ruleset", "engine does not declare profile")):
+        return NOT_DECLARED
+    if reason.startswith(("engine does not answer", "engine does not support option")):
+        return NOT_OFFERED
+    return "skipped by the engine"
+
+
+def skip_reason(case: Case, ruleset: Target, info: EngineInfo) -> str | None:
     """Why an engine is not asked a case at all, from what it declared."""
-    if ruleset.name not in info.rulesets:
+    if not info.declares(ruleset):
+        if isinstance(ruleset, Profile):
+            return f"engine does not declare profile {ruleset.name} (nor reads switches)"
         return f"engine does not implement ruleset {ruleset.name}"
-    missing = case.queries - set(info.capabilities)
+    missing = case.queries - set(info.capabilities) - {"next-segment"}  # `next` alone is skipped, not the case
     if missing:
         return f"engine does not answer {', '.join(sorted(missing))} queries"
     for name, value in case.options.items():
@@ -101,25 +119,31 @@ class Verdict:
 
 def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str, Layout]]:
     """Compare an engine's set of resulting layouts with the step's expectation."""
-    before, game = step.state.layout, step.state.game
+    before, game, turn = step.state.layout, step.state.game, step.state.turn
     actual: dict[str, Layout] = {}
+    rejected: list[str] = []
     for layout in answer:
         if not isinstance(layout, Layout) or layout.game != game:
             raise StateError(f"engine answered {layout!r}, not a {game} layout")
-        layout.validate()
+        try:
+            layout.validate()
+        except StateError as exc:  # a position no legal play can leave: a wrong play, listed as extra
+            rejected.append(f"{_shown(before, layout, turn)} (impossible position: {exc})")
+            continue
         actual[layout.key()] = layout
     expect, expected = step.expect, step.expected
     missing: list[str] = []
-    extra: list[str] = []
+    extra: dict[str, str] = {}
     problems: list[str] = []
     if expected.get("plays"):
         wanted = {lay.key(): play for play, lay in expected["plays"].items()}
         missing = [play for key, play in wanted.items() if key not in actual]
-        extra = [describe(before, lay, step.state.turn) for key, lay in actual.items() if key not in wanted]
+        extra = {key: describe(before, lay, turn) for key, lay in actual.items() if key not in wanted}
     missing += [play for play, lay in expected.get("includes", {}).items() if lay.key() not in actual]
     for item in expect.get("excludes", []):
-        if expected["excludes"][item["play"]].key() in actual:
-            extra.append(f"{item['play']} (forbidden: {item['reason']})")
+        key = expected["excludes"][item["play"]].key()
+        if key in actual:  # shown once, with the reason it is forbidden
+            extra[key] = f"{item['play']} (forbidden: {item['reason']})"
     if "count" in expect and len(actual) != expect["count"]:
         problems.append(f"expected {expect['count']} distinct positions, engine gave {len(actual)}")
     if "digest" in expect and digest(actual.values()) != expect["digest"]:
@@ -128,12 +152,21 @@ def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str
         problems.append(divide_report(expect["divide"], divide(before, actual.values(), step.state.turn)))
     if step.play and step.play[1].key() not in actual:
         problems.append(f"the scenario's play {step.play[0]} is not among the engine's legal plays")
+    extras = [*extra.values(), *rejected]
     lines = (
         problems
         + ([f"missing: {' | '.join(missing)}"] if missing else [])
-        + ([f"extra: {' | '.join(extra)}"] if extra else [])
+        + ([f"extra: {' | '.join(extras)}"] if extras else [])
     )
-    return Verdict(not lines, "; ".join(lines), missing, extra), actual
+    return Verdict(not lines, "; ".join(lines), missing, extras), actual
+
+
+def _shown(before: Layout, after: Layout, side: Side) -> str:
+    """A play in move notation where the position allows it, else the position itself."""
+    try:
+        return describe(before, after, side)
+    except Exception:  # noqa: BLE001 - an impossible position may have no notation
+        return f"position {after.to_wire()}"
 
 
 def _show_result(winner: str | None, kind: str, points: int) -> str:
@@ -232,10 +265,10 @@ def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
     return Verdict(not wrong, "" if not wrong else f"match after the game: expected {want}, engine says {got}")
 
 
-def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
+def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) -> Verdict:
     if step.kind == "plays":
         verdict = judge_plays(step, engine.legal_plays(step.state, rules))[0]
-        if verdict.passed and step.check_next:
+        if verdict.passed and step.check_next and ask_next:
             verdict = judge_next(step, engine.next_segment(step.state, rules))
         return verdict
     if step.kind == "result":
@@ -258,15 +291,19 @@ def judge_step(engine: Engine, step: Step, rules: Rules) -> Verdict:
     )
 
 
-def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
-    """Ask the engine every step of one case and judge the answers; no exception escapes."""
+def run_one(engine: Engine, case: Case, ruleset: Target, ask_next: bool = True) -> Outcome:
+    """Ask the engine every step of one case and judge the answers; no exception escapes.
+
+    Without `ask_next` (the engine does not answer next-segment) the plays are judged and `next` is left unchecked."""
     rules = ruleset.rules(case.options)
-    outcome = Outcome(case, ruleset.name, "passed")
+    outcome = Outcome(case, ruleset.name, "passed", target=ruleset)
+    if not ask_next and any(step.check_next for step in case.steps):
+        outcome.unchecked = "next (the engine does not answer next-segment)"
     for i, step in enumerate(case.steps):
         outcome.step = i
         prefix = f"step {i + 1}: " if len(case.steps) > 1 else ""
         try:
-            verdict = judge_step(engine, step, rules)
+            verdict = judge_step(engine, step, rules, ask_next)
         except Skip as exc:
             outcome.status, outcome.message = "skipped", f"engine skipped: {exc}"
             return outcome
@@ -292,9 +329,9 @@ def run_one(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
 
 def run(
     engine: Engine,
-    pairs: list[tuple[Case, Ruleset]],
+    pairs: list[tuple[Case, Target]],
     expect_fail: set[str] = frozenset(),
-    progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]] = iter,
+    progress: Callable[[Iterable[tuple[Case, Target]]], Iterable[tuple[Case, Target]]] = iter,
 ) -> Iterator[Outcome]:
     """Outcomes in plan order; known failures (by case id or ruleset::id) become xfailed / xpassed.
 
@@ -306,9 +343,9 @@ def run(
     for case, ruleset in progress(pairs):
         reason = skip_reason(case, ruleset, info)
         if reason:
-            outcome = Outcome(case, ruleset.name, "skipped", reason)
+            outcome = Outcome(case, ruleset.name, "skipped", reason, target=ruleset)
         else:
-            outcome = _timed(engine, case, ruleset)
+            outcome = _timed(engine, case, ruleset, "next-segment" in info.capabilities)
         _blame_strays(engine, [o for o in (held, outcome) if o is not None])
         if held is not None:
             yield _expected(held, expect_fail)
@@ -319,12 +356,12 @@ def run(
         yield _expected(held, expect_fail)
 
 
-def _timed(engine: Engine, case: Case, ruleset: Ruleset) -> Outcome:
+def _timed(engine: Engine, case: Case, ruleset: Target, ask_next: bool) -> Outcome:
     """run_one, with the engine's time on it (less any start-up of a new engine process)."""
     if hasattr(engine, "label"):
         engine.label = f"case {ruleset.name}::{case.id}"  # type: ignore[attr-defined]
     startup, began = getattr(engine, "startup_seconds", 0.0), time.perf_counter()
-    outcome = run_one(engine, case, ruleset)
+    outcome = run_one(engine, case, ruleset, ask_next)
     outcome.seconds = time.perf_counter() - began - (getattr(engine, "startup_seconds", 0.0) - startup)
     return outcome
 

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, BinaryIO, TypeVar
 
-from . import PROTOCOL_VERSION, __version__
+from . import PROTOCOL_VERSION, __version__, profiles
 from .engine import (
     CAPABILITIES,
     CubeOutcome,
@@ -47,6 +47,7 @@ from .protocol import (
 )
 from .rules import Rules
 from .state import Cube, Layout, Match, Segment, Side, State
+from .yamlio import DataError
 
 __all__ = ["EngineFailure", "SubprocessEngine"]
 
@@ -121,6 +122,10 @@ class SubprocessEngine:
             self._fail(f"engine answered the handshake with {hello['type']!r}, not hello")
         if not compatible(hello["protocol"]):
             self._fail(f"engine speaks protocol {hello['protocol']}, the runner {PROTOCOL_VERSION}")
+        try:
+            declared = tuple(profiles.from_data(p, "engine hello") for p in hello.get("profiles", []))
+        except DataError as exc:
+            self._fail(f"engine declares a bad profile: {exc.message}")
         self.hello_notes = unknown_fields(hello)
         self._info = EngineInfo(
             hello["name"],
@@ -128,6 +133,8 @@ class SubprocessEngine:
             tuple(hello["rulesets"]),
             tuple(c for c in hello.get("capabilities", CAPABILITIES) if c in CAPABILITIES),
             {k: tuple(v) for k, v in hello.get("options", {}).items()},
+            declared,
+            hello.get("reads_switches", False),
         )
 
     @staticmethod

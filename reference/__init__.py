@@ -14,10 +14,10 @@ from .scoring import game_result
 
 
 class ReferenceEngine:
-    """gammonspec's own engine; it passes the whole suite."""
+    """gammonspec's own engine; it passes the whole suite, and plays whatever switch values a request carries."""
 
     def info(self) -> EngineInfo:
-        return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()))
+        return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()), reads_switches=True)
 
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
         return play_segment(state, rules)[0]

@@ -73,10 +73,11 @@ def cube_action(state: State, rules: Rules, response: str) -> CubeOutcome:
 
 
 def jacoby(state: State, rules: Rules) -> bool:
-    """Gammons and backgammons count single when nobody doubled (an automatic double does not count); money play only.
+    """Gammons and backgammons count single when nobody doubled (an automatic double does not count), in money
+    play and in a match alike, as the source's challenger may switch it on for a match.
 
     bg.option.jacoby."""
-    return bool(rules.options.get("jacoby")) and state.match.length == 0 and state.cube.owner is None
+    return bool(rules.options.get("jacoby")) and state.cube.owner is None
 
 
 def next_game_is_crawford(match: Match, score: tuple[int, int]) -> bool:

@@ -54,8 +54,10 @@ def legal_positions(
     used: dict[Position, set[tuple[int, ...]]] = {}
     seen: set[tuple[Counts, Counts, tuple[int, ...], int, int]] = set()
     # Moves of one number commute: with equal numbers it is enough to try sources in falling
-    # order (each position is still reached), unless the six-block ban watches every step.
-    ordered = len(set(numbers)) == 1 and not m.block_within
+    # order (each position is still reached), unless the six-block ban watches every step, or
+    # exact-only bear-off with a free home lets home checkers move only before the last outside
+    # checker arrives (then a lower move must come first).
+    ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
 
     def visit(me: Counts, them: Counts, left: tuple[int, ...], head_left: int, top: int) -> None:
         node = (me, them, left, head_left, top)

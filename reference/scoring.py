@@ -19,9 +19,11 @@ def backgammoned(layout: Layout, loser: Side) -> bool:
     return layout.on_bar(loser) > 0 or any(layout.points(loser)[18:24])
 
 
-def coke(layout: Layout, loser: Side) -> bool:
-    """All fifteen of the loser's checkers still in its starting quadrant (its 19-24), read literally.  nd.score.coke."""
-    return sum(layout.points(loser)[18:24]) == CHECKERS
+def coke(layout: Layout, loser: Side, rules: Rules) -> bool:
+    """All fifteen of the loser's checkers still in its starting quadrant (its 19-24), read literally; with the
+    option coke-any-checker, at least one of them (the common reading).  nd.score.coke."""
+    in_quarter = sum(layout.points(loser)[18:24])
+    return in_quarter > 0 if rules.options.get("coke-any-checker") else in_quarter == CHECKERS
 
 
 def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
@@ -35,7 +37,7 @@ def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
         return ("single", 1) if scheme == "single-gammon-backgammon" else ("oin", 1)
     if scheme == "single-gammon-backgammon":
         return ("backgammon", 3) if backgammoned(layout, loser) else ("gammon", 2)
-    if scheme == "oin-mars-coke" and coke(layout, loser) and rules.option("coke-value") != 2:
+    if scheme == "oin-mars-coke" and coke(layout, loser, rules) and rules.option("coke-value") != 2:
         return "coke", rules.option("coke-value")
     return "mars", 2
 

@@ -30,6 +30,7 @@ from gammonspec.conformance.notation import describe
 from gammonspec.conformance.position_ids import encode_gnubg
 from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, TurnContext, other, start_layout
+from gammonspec.engines.boards import from_bgsage, from_gnubg, layout_of, to_bgsage, to_gnubg
 from gammonspec.reference.movegen import legal_plays
 
 GAME = "backgammon"
@@ -46,27 +47,9 @@ def reference_plays(layout: Layout, side: Side, dice: Dice, rules: Rules) -> set
 
 def _layout(side: Side, mine: list[int], theirs_own: list[int], my_bar: int, their_bar: int) -> Layout:
     """A layout from the mover's 24 counts and the opponent's 24 counts, each in its own numbering."""
-    my_off = CHECKERS - sum(mine) - my_bar
-    their_off = CHECKERS - sum(theirs_own) - their_bar
-    if side == "white":
-        lay = Layout(GAME, tuple(mine), tuple(theirs_own), (my_bar, their_bar), (my_off, their_off))
-    else:
-        lay = Layout(GAME, tuple(theirs_own), tuple(mine), (their_bar, my_bar), (their_off, my_off))
+    lay = layout_of(side, mine, theirs_own, my_bar, their_bar)
     lay.validate()
     return lay
-
-
-# --- gnubg-nn ----------------------------------------------------------------------------------
-
-
-def to_gnubg(layout: Layout, side: Side) -> list[list[int]]:
-    opp = other(side)
-    return [list(layout.points(opp)) + [layout.on_bar(opp)], list(layout.points(side)) + [layout.on_bar(side)]]
-
-
-def from_gnubg(board: Any, side: Side) -> Layout:
-    opp, me = board
-    return _layout(side, list(me[:24]), list(opp[:24]), me[24], opp[24])
 
 
 def gnubg_plays(gnubg_nn: Any, layout: Layout, side: Side, dice: Dice) -> set[Layout]:
@@ -77,23 +60,6 @@ def gnubg_plays(gnubg_nn: Any, layout: Layout, side: Side, dice: Dice) -> set[La
 
 
 # --- bgsage ------------------------------------------------------------------------------------
-
-
-def to_bgsage(layout: Layout, side: Side) -> list[int]:
-    opp = other(side)
-    mine, theirs = layout.points(side), layout.points(opp)
-    board = [0] * 26
-    for p in range(1, 25):
-        board[p] = mine[p - 1] - theirs[25 - p - 1]  # one of the two is zero
-    board[25] = layout.on_bar(side)
-    board[0] = layout.on_bar(opp)
-    return board
-
-
-def from_bgsage(board: list[int], side: Side) -> Layout:
-    mine = [max(board[p], 0) for p in range(1, 25)]
-    theirs_own = [max(-board[25 - q], 0) for q in range(1, 25)]
-    return _layout(side, mine, theirs_own, board[25], board[0])
 
 
 def bgsage_plays(possible_moves: Callable[..., Any], layout: Layout, side: Side, dice: Dice) -> set[Layout]:

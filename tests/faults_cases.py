@@ -741,7 +741,7 @@ FAULTS: list[Fault] = [
     _usage(
         "unknown-command",
         ("frobnicate",),
-        "gammonspec: argument command: invalid choice: 'frobnicate' (choose from 'run', 'serve', 'coverage', 'check', 'matrix') (see gammonspec --help)",
+        "gammonspec: argument command: invalid choice: 'frobnicate' (choose from 'run', 'identify', 'report', 'serve', 'coverage', 'check', 'matrix', 'pinning') (see gammonspec --help)",
     ),
     _usage(
         "run-unknown-option",

@@ -277,3 +277,81 @@ def test_filters(mini_cli, tmp_path, args, ids):
 def test_game_filter_with_no_cases(mini_cli, capsys):
     assert cli.main(["run", "--game", "narde"]) == 2
     assert "no case matches" in capsys.readouterr().err
+
+
+# --- your own cases (--cases) and checking them ----------------------------------------------------
+
+BAD_ROLL = MINI_SUITE.replace("roll: [6, 5]\n    expect:\n      plays:", "roll: [6, 9]\n    expect:\n      plays:", 1)
+
+
+def test_run_own_cases(tmp_path, capsys):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "mini.yml").write_text(MINI_SUITE)
+    path = tmp_path / "r.json"
+    assert cli.main(["run", "-q", "--cases", str(tmp_path / "mine"), "--json", str(path)]) == 0
+    assert [r["id"] for r in report(path)["results"]] == MINI_IDS  # only the given cases ran
+    assert capsys.readouterr().err == ""
+
+
+def test_check_reports_every_problem(tmp_path, capsys):
+    two_bad = BAD_ROLL.replace("title: white off, black none off", "title: 12\n    colour: red", 1)
+    (tmp_path / "a.yaml").write_text(two_bad)
+    (tmp_path / "b.yaml").write_text(MINI_SUITE.replace("[bg.score.gammon]", "[bg.score.no-such-rule]"))
+    assert cli.main(["check", "--cases", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    assert err[:2] == [
+        f"gammonspec: {a}:9: cases/0/roll/1: 9 is greater than the maximum of 6",
+        f"gammonspec: {a}:53: cases/4/colour: Additional properties are not allowed ('colour' was unexpected)",
+    ]
+    # b repeats a's ids: the ones that loaded from a are duplicates; and one names an unknown rule
+    assert sum("duplicate case id" in line for line in err) == 4
+    assert f"gammonspec: {b}:49: case mini-gammon names unknown rule bg.score.no-such-rule" in err
+    assert err[-1] == "gammonspec: 7 problem(s); 6 cases valid"
+
+
+def test_check_of_good_cases(tmp_path, capsys):
+    (tmp_path / "mini.yaml").write_text(MINI_SUITE)
+    assert cli.main(["check", "--cases", str(tmp_path / "mini.yaml")]) == 0
+    assert capsys.readouterr().out.startswith("6 cases, 5 rulesets, ")
+
+
+def test_run_reports_a_broken_case_and_runs_the_rest(tmp_path, capsys):
+    (tmp_path / "mini.yaml").write_text(BAD_ROLL)
+    path = tmp_path / "r.json"
+    assert cli.main(["run", "-q", "--cases", str(tmp_path / "mini.yaml"), "--json", str(path)]) == 2
+    assert [r["id"] for r in report(path)["results"]] == MINI_IDS[1:]
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"gammonspec: {tmp_path / 'mini.yaml'}:9: cases/0/roll/1: 9 is greater than the maximum of 6",
+        "gammonspec: 1 problem(s) in the input (listed first); the 5 cases that loaded ran",
+    ]
+
+
+def test_stale_expect_fail_entries_are_reported(mini_cli, tmp_path, capsys):
+    listing = tmp_path / "known.txt"
+    listing.write_text("mini-spread-65\nmini-renamed   # gone\nchess::mini-dance\n")
+    assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne", "--expect-fail", str(listing)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[:2] == [
+        f"gammonspec: {listing}:2: no case 'mini-renamed' in the cases loaded (a stale entry?)",
+        f"gammonspec: {listing}:3: unknown ruleset 'chess' (known: backgammon)",
+    ]
+    assert "1 xfailed" in captured.out  # the run still ran
+
+
+@pytest.mark.parametrize("option", ["--json", "--junit"])
+def test_unwritable_report_stops_before_the_run(mini_cli, tmp_path, capsys, option):
+    target = tmp_path / "missing" / "report"
+    assert cli.main(["run", "--engine", "fake_engines:Raises", option, str(target)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"gammonspec: {target}: {option}: no folder {target.parent}\n"
+    assert captured.out == ""  # nothing ran
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
+def test_timeout_must_be_a_positive_number(value, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["run", "--timeout", value])
+    assert info.value.code == 2
+    assert f"argument --timeout: {value!r} is not a number of seconds above 0" in capsys.readouterr().err

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import layout
-from gammonspec.conformance.notation import BAR, OFF, NotationError, apply, describe, parse
+from gammonspec.conformance.notation import BAR, OFF, NotationError, apply, check_numbers, describe, parse
 from gammonspec.conformance.state import SIDES, Layout, Side, other, start_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -274,3 +275,47 @@ def test_describe_round_trips_many_hits():
         assert apply(before, side, text) == after, (before.key(), made, text)
         hits += "*" in text
     assert hits > 8  # the sample exercised hitting
+
+
+# --- a play's moves are made by the numbers to play ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "play, numbers",
+    [
+        ("24/13", (6, 5)),  # one checker, both numbers, the stop not written
+        ("24/18/13", (6, 5)),
+        ("24/18 13/8", (6, 5)),
+        ("24/18", (6, 5)),  # one number left unplayed is the rules' business, not the notation's
+        ("13/5(2)", (4, 4, 4, 4)),
+        ("24/8", (4, 4, 4, 4)),
+        ("bar/22*", (3, 1)),
+        ("6/off 5/off", (6, 5)),
+        ("3/off", (6, 5)),  # bearing off may use a higher number
+        ("4/off", (2, 2, 2, 2)),  # 2 then 2
+        ("", (6, 5)),
+    ],
+)
+def test_plays_made_by_the_numbers(play, numbers):
+    check_numbers(play, numbers)
+
+
+@pytest.mark.parametrize(
+    "play, numbers, message",
+    [
+        ("20/16", (6, 5), "20/16 moves 4 pips, which no numbers of 6-5 make"),
+        ("24/18 13/7", (6, 5), "its moves (6, 6) need more numbers than 6-5 gives"),
+        ("24/12", (6, 5), "24/12 moves 12 pips"),
+        ("13/5(3)", (4, 4, 4, 4), "its moves (8, 8, 8) need more numbers than 4-4-4-4 gives"),
+        ("6/off 6/off", (6, 5), "its moves (6/off, 6/off) need more numbers"),
+        ("6/off", (2, 2, 2, 2), None),  # 2+2+2 reaches off exactly: fine
+        ("9/off", (2, 2, 2, 2), "9/off moves 9 or less pips, which no numbers of 2-2-2-2 make"),
+        ("bar/20", (6, 4), "bar/20 moves 5 pips"),
+    ],
+)
+def test_plays_the_numbers_do_not_make(play, numbers, message):
+    if message is None:
+        check_numbers(play, numbers)
+        return
+    with pytest.raises(NotationError, match=re.escape(message)):
+        check_numbers(play, numbers)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.rules import rulesets
 from gammonspec.conformance.runner import Filters, plan, run
@@ -30,3 +32,27 @@ def test_minimal_engine_from_the_page_speaks_the_protocol(tmp_path: Path) -> Non
     passed = [o for o in outcomes if o.status == "passed"]
     assert passed and all(o.case.expect.get("no_play") for o in passed)  # it knows no rules: only no-play cases pass
     assert any(o.status == "skipped" for o in outcomes)  # it does not answer game-result queries
+
+
+JS_ENGINE = Path(__file__).resolve().parent / "engines" / "backgammon.js"
+
+
+def test_javascript_engine_on_the_page_is_the_tested_file_and_passes_backgammon_legal_plays():
+    section = PAGE.read_text().split("## A complete engine in JavaScript", 1)[1]
+    code = re.search(r"```javascript\n(.*?)```", section, re.S)
+    assert code and code.group(1) == JS_ENGINE.read_text(), "spec/protocol.md and tests/engines/backgammon.js differ"
+    assert len(code.group(1).splitlines()) < 150
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    engine = SubprocessEngine(f"{node} {JS_ENGINE}", timeout=30)
+    try:
+        info = engine.info()
+        outcomes = list(run(engine, plan(suite(), rulesets(), Filters(games=("backgammon",)))))
+    finally:
+        engine.close()
+    assert (info.rulesets, info.capabilities) == (("backgammon",), ("legal-plays",))
+    asked = [o for o in outcomes if o.status != "skipped"]
+    legal_plays = [o for o in outcomes if o.case.queries == {"legal-plays"}]
+    assert len(asked) > 100 and asked == legal_plays
+    assert all(o.status == "passed" for o in asked), [(o.case.id, o.message) for o in asked if o.status != "passed"]

@@ -215,14 +215,18 @@ def test_answer_that_is_not_a_layout_is_errored(mini):
     )
 
 
-def test_impossible_layout_is_errored(mini):
+def test_impossible_position_is_a_wrong_play_listed_as_extra(mini):
+    """A position the harness rejects is a failure (the play is not legal), shown as extra with the reason."""
+
     class Sixteen(fe.Reference):
         def legal_plays(self, state, rules):
             lay = state.layout
-            return [replace(lay, off=(lay.off[0] + 1, lay.off[1]))]
+            return [*super().legal_plays(state, rules), replace(lay, off=(lay.off[0] + 1, lay.off[1]))]
 
     o = outcomes(Sixteen(), mini)["mini-spread-65"]
-    assert o.status == "errored" and "white has 16 checkers" in o.message
+    assert o.status == "failed" and o.missing == []
+    (extra,) = o.extra
+    assert "impossible position: white has 16 checkers" in extra and extra in o.message
 
 
 def test_skip(mini):

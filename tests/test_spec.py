@@ -57,6 +57,38 @@ def test_rulesets_and_sources_use_registered_switch_values() -> None:
         taken = {rs.switches[name] for rs in rulesets().values()}
         assert taken <= set(spec["values"]), name
         assert set(spec["sources"]) <= set(spec["values"]), name
+        assert set(spec.get("decided", {})) <= set(spec["values"]), name
+        stated = [s for group in spec["sources"].values() for s in group]
+        chosen = [s for group in spec.get("decided", {}).values() for s in group]
+        assert len(set(stated + chosen)) == len(stated + chosen), name  # a source in one of the two, once
+
+
+def test_matrix_marks_decided_values_with_a_legend() -> None:
+    table = fill("<!-- disagreements: all -->")
+    row = next(line for line in table.splitlines() if line.startswith("| draws |"))
+    # backgammon, narde-guide, narde-variant, crazy-narde, gul-bara: only narde-guide states "no draw"
+    assert row.split(" | ")[2:] == ["`none` *", "`none`", "`none` *", "`both-blocked`", "`none` * |"]
+    assert "\\* decided: the ruleset's text is silent on the point" in table
+
+
+def test_a_source_both_stated_and_decided_is_refused(tmp_path, monkeypatch) -> None:
+    import pytest
+    from gammonspec.conformance import rules
+    from gammonspec.conformance.yamlio import DataError
+
+    text = (ROOT / "spec" / "switches.yaml").read_text()
+    bad = text.replace(
+        "    decided: {none: [narde-guide, narde-variant]}", "    decided: {none: [narde-guide, gul-bara]}"
+    )
+    assert bad != text
+    (tmp_path / "switches.yaml").write_text(bad)
+    monkeypatch.setattr(rules, "SPEC_DIR", tmp_path)
+    rules.registry.cache_clear()
+    try:
+        with pytest.raises(DataError, match="switch cube: source gul-bara is in both sources and decided"):
+            rules.registry()
+    finally:
+        rules.registry.cache_clear()
 
 
 def test_rule_ids_in_the_reference_engine_exist_in_the_spec() -> None:

@@ -166,11 +166,11 @@ def test_skip_reply_is_skipped(fake, mini):
     assert engine.restarts == 0
 
 
-def test_impossible_position_in_an_answer_is_errored(fake, mini):
+def test_impossible_position_in_an_answer_is_a_failure_listed_as_extra(fake, mini):
     engine = fake("bad-position")
     failed = run_mini(engine, mini)["mini-count-44"]
-    assert failed.status == "errored" and "16 checkers" in failed.message
-    assert failed.message.startswith("impossible position in the engine's answer to case backgammon::mini-count-44: ")
+    assert failed.status == "failed" and any("impossible position: white has 16 checkers" in e for e in failed.extra)
+    assert engine.restarts == 0  # a wrong answer, not a broken engine
 
 
 # --- handshake failures --------------------------------------------------------------------------
@@ -327,3 +327,74 @@ def test_every_request_the_runner_sends_is_schema_valid() -> None:
     }
     for message in sent:
         protocol.check("to_engine", message)
+
+
+# --- reports of engine faults --------------------------------------------------------------------
+
+
+def bad_process(mode: str) -> str:
+    return python_command(str(ENGINES / "bad_process.py"), mode)
+
+
+def test_failed_handshake_still_writes_both_reports(tmp_path, capsys):
+    from gammonspec.conformance import cli
+
+    json_path, junit_path = tmp_path / "r.json", tmp_path / "r.xml"
+    argv = [
+        "run",
+        "-q",
+        "--json",
+        str(json_path),
+        "--junit",
+        str(junit_path),
+        "--engine-cmd",
+        bad_process("hello-proto2"),
+    ]
+    assert cli.main(argv) == 2
+    assert "engine speaks protocol 2.0" in capsys.readouterr().err
+    data = json.loads(json_path.read_text())
+    assert data["results"] == [] and "engine speaks protocol 2.0" in data["error"]
+    import xml.etree.ElementTree as ET
+
+    error = ET.parse(junit_path).getroot().find("testsuite/testcase/error")
+    assert error is not None and "protocol 2.0" in error.get("message")
+
+
+def test_control_characters_from_the_engine_keep_junit_well_formed(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from gammonspec.conformance import cli
+
+    junit_path, json_path = tmp_path / "r.xml", tmp_path / "r.json"
+    argv = ["run", "-q", "--case", "bg-bar-enter-*", "--junit", str(junit_path), "--json", str(json_path)]
+    assert cli.main([*argv, "--engine-cmd", bad_process("ansi-error")]) == 1
+    root = ET.parse(junit_path).getroot()  # raises on malformed XML
+    errors = [e.get("message") for e in root.iter("error")]
+    assert errors == ["EngineFailure: engine error: red alert\\x07"]
+    cases = list(root.iter("testcase"))
+    assert cases and all(float(tc.get("time")) >= 0 for tc in cases)
+    result = json.loads(json_path.read_text())["results"][0]
+    assert result["file"].endswith(".yaml") and result["line"] > 0 and result["title"] and result["time"] >= 0
+
+
+def test_restart_time_is_not_the_next_requests_time(fake, mini):
+    engine = fake("crash")
+    results = run_mini(engine, mini)
+    assert engine.restarts == 1 and engine.startup_seconds > 0
+    after = results["mini-dance"]  # the first request after the restart
+    assert after.status == "passed" and after.seconds >= 0
+
+
+def test_stray_duplicate_answer_errors_the_case_it_followed(spawn):
+    pairs = plan(suite(), rulesets(), Filters(cases=("bg-bar-enter-*",)))
+    outcomes = list(run(spawn(bad_process("stray-duplicate")), pairs))
+    assert [o.status for o in outcomes] == ["errored"] + ["passed"] * (len(pairs) - 1)
+    assert outcomes[0].message.startswith(f"unexpected line after the answer to case {outcomes[0].key}: ")
+
+
+def test_a_process_group_is_stopped_whole(spawn, tmp_path):
+    engine = spawn(bad_process("hang-with-child"), timeout=TIMEOUT)
+    pairs = plan(suite(), rulesets(), Filters(cases=("bg-bar-enter-either-number-white",)))
+    (outcome,) = run(engine, pairs)
+    assert outcome.status == "errored" and "no answer within" in outcome.message
+    assert engine.restarts == 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gammonspec.conformance.engine import EngineInfo, GameResult, Skip
 from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import Layout, State
 from gammonspec.reference import ReferenceEngine
 
@@ -95,3 +95,28 @@ class NoJacoby(ReferenceEngine):
 
 
 not_an_engine = object()
+
+
+class DeclaresProfile(ReferenceEngine):
+    """Declares one profile (narde-guide with the six-block checked at every step) and reads no other switches."""
+
+    def info(self) -> EngineInfo:
+        from gammonspec.conformance.profiles import override
+
+        within = override(rulesets()["narde-guide"], [("six-block", "banned-within-turn")])
+        return EngineInfo("declares-profile", "1", ("narde-guide",), profiles=(within,))
+
+
+class NoNextSegment(ReferenceEngine):
+    """Answers every query but next-segment."""
+
+    def info(self) -> EngineInfo:
+        base = super().info()
+        return EngineInfo(base.name, base.version, base.rulesets, ("legal-plays", "game-result", "opening", "cube"))
+
+
+class BackgammonPlaysOnly(ReferenceEngine):
+    """Backgammon legal plays, nothing else."""
+
+    def info(self) -> EngineInfo:
+        return EngineInfo("bg-plays-only", "0", ("backgammon",), ("legal-plays",))

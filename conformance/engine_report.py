@@ -1,0 +1,45 @@
+"""`gammonspec report`: one JSON file per engine, for the site's results page (site/results/*.json).
+
+Each file is the `run --json` report of the whole suite (every ruleset and the engine's own profiles),
+with the engine's name and version, what `identify` finds for each game it declares, its deviations
+(the failing cases), the date and the suite version.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from . import identify, reports
+from .cases import Case
+from .engine import Engine
+from .rules import rulesets
+from .runner import Filters, plan, run
+
+
+def build(engine: Engine, cases: tuple[Case, ...], adapter: str) -> dict[str, Any]:
+    info = engine.info()
+    targets = {**rulesets(), **{p.name: p for p in info.profiles}}
+    outcomes = list(run(engine, plan(cases, targets, Filters())))
+    declared = [*info.profiles, *(rulesets()[n] for n in info.rulesets if n in rulesets())]
+    games = sorted({t.game for t in declared})
+    found = [identify.identify(engine, cases, identify.asked_as(declared, game)) for game in games]
+    data = reports.to_json(outcomes, info, getattr(engine, "restarts", 0))
+    data["engine"].update({"adapter": adapter, "capabilities": list(info.capabilities)})
+    data["date"] = datetime.date.today().isoformat()
+    data["identified"] = [identify.to_json(f) for f in found]
+    data["deviations"] = [
+        {"id": o.case.id, "ruleset": o.ruleset, "rules": list(o.case.rules), "message": o.message}
+        for o in outcomes
+        if o.status in ("failed", "errored")
+    ]
+    return data
+
+
+def write(folder: Path, data: dict[str, Any]) -> Path:
+    path = folder / (re.sub(r"[^a-z0-9.-]+", "-", data["engine"]["name"].lower()) + ".json")
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    return path

@@ -1,0 +1,140 @@
+"""A protocol engine that misbehaves on purpose, for the fault corpus: python bad_process.py MODE.
+
+It answers as the reference engine does (through `gammonspec serve`'s own `answer`), except where
+MODE says otherwise: `hello-*` modes break the handshake, the others the first request (or, for
+`stray-*`, write an extra line after the first answer)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from gammonspec.conformance.protocol import answer
+from gammonspec.reference import ReferenceEngine
+
+MODE = sys.argv[1]
+HELLO = {"type": "hello", "protocol": "1.0", "name": "bad", "version": "0", "rulesets": ["backgammon"]}
+
+
+def say(line: str | bytes) -> None:
+    out = sys.stdout.buffer
+    out.write(line if isinstance(line, bytes) else line.encode())
+    out.write(b"\n")
+    out.flush()
+
+
+def hello() -> dict:
+    changes = {
+        "hello-proto2": {"protocol": "2.0"},
+        "hello-no-rulesets": {"rulesets": []},
+        "hello-unknown-rulesets": {"rulesets": ["bg-classic", "tavla"]},
+        "hello-some-unknown-rulesets": {"rulesets": ["backgammon", "tavla"]},
+        "hello-extra-field": {"author": "me", "homepage": "https://example.org"},
+        "hello-unknown-capability": {"capabilities": ["legal-plays", "teleport"]},
+        "hello-game-result-only": {"capabilities": ["game-result"]},
+        "hello-bad-name": {"name": 7},
+    }
+    message = {**HELLO, **changes.get(MODE, {})}
+    if MODE == "hello-no-name":
+        del message["name"]
+    return message
+
+
+def handshake() -> None:
+    if MODE == "hello-exit":
+        print("bad-process: giving up before the handshake", file=sys.stderr)
+        sys.exit(5)
+    if MODE == "hello-hang":
+        time.sleep(600)
+    if MODE == "hello-stderr-flood":
+        sys.stderr.write("x" * 99 + "\n" * 1 + ("y" * 1000 + "\n") * 10_000)  # 10 MB, far over a pipe's buffer
+        sys.stderr.flush()
+    special = {
+        "hello-garbage": b"Welcome to BadGammon!",
+        "hello-not-utf8": b'{"type": "hello", "name": "caf\xe9"}',
+        "hello-bom": b"\xef\xbb\xbf" + json.dumps(HELLO).encode(),
+        "hello-plays": b'{"type": "plays", "id": "1", "positions": []}',
+    }
+    say(special.get(MODE) or json.dumps(hello()))
+    if MODE == "hello-twice":
+        say(json.dumps(hello()))
+
+
+def misbehave(message: dict, reply: dict) -> bool:
+    """Do MODE's fault instead of answering; False when MODE answers normally."""
+    rid = message["id"]
+    if MODE == "crash":
+        raise RuntimeError("bad engine crashed")
+    if MODE == "exit-3":
+        sys.exit(3)
+    if MODE == "hang":
+        time.sleep(600)
+    if MODE == "hang-with-child":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # holds the pipes
+        time.sleep(600)
+    lines = {
+        "garbage": b"thinking... done!",
+        "not-utf8": b'{"type": "error", "id": "' + rid.encode() + b'", "message": "\xff\xfe"}',
+        "bom": b"\xef\xbb\xbf" + json.dumps(reply).encode(),
+        "wrong-id": json.dumps({**reply, "id": "x" + rid}).encode(),
+        "wrong-type": json.dumps({"type": "game-result", "id": rid, "result": None}).encode(),
+        "ansi-error": json.dumps({"type": "error", "id": rid, "message": "\x1b[31mred alert\x1b[0m\x07"}).encode(),
+        "skip-all": json.dumps({"type": "skip", "id": rid, "reason": "not today"}).encode(),
+        "no-id": json.dumps({k: v for k, v in reply.items() if k != "id"}).encode(),
+        "extra-field": json.dumps({**reply, "debug": {"nodes": 12}}).encode(),
+    }
+    if MODE in lines:
+        say(lines[MODE])
+        return True
+    if reply["type"] != "plays":
+        return False
+    position = message["state"]["position"]
+    if MODE == "huge":  # 100,000 positions, about 15 MB on one line
+        say(json.dumps({"type": "plays", "id": rid, "positions": [position] * 100_000}))
+    elif MODE == "many":  # 10,001 positions, under the line limit
+        say(json.dumps({"type": "plays", "id": rid, "positions": [position] * 10_001}))
+    elif MODE == "sixteen":
+        position["white"][0] += 1
+        say(json.dumps({"type": "plays", "id": rid, "positions": [position]}))
+    elif MODE == "short-points":
+        position["white"] = position["white"][:23]
+        say(json.dumps({"type": "plays", "id": rid, "positions": [position]}))
+    else:
+        return False
+    return True
+
+
+def main() -> int:
+    engine = ReferenceEngine()
+    if MODE == "stderr-not-utf8":
+        os.write(2, b"bad-process: \xff\xfe not UTF-8 \x1b[1m\n")
+    sys.stdin.readline()  # the runner's hello
+    handshake()
+    done = False
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "bye":
+            return 0
+        reply = answer(engine, message)
+        if MODE == "blank-lines":
+            say(b"")
+            say(b"   ")
+        if MODE == "stderr-not-utf8":
+            os.write(2, b"\xc3\x28 \xff" * 100 + b"\n")
+        if not done and misbehave(message, reply):
+            done = MODE not in ("skip-all", "extra-field")
+            continue
+        if MODE.startswith("stray-") and not done:  # the answer and the extra line in one write
+            done = True
+            extra = json.dumps(reply) if MODE == "stray-duplicate" else "DEBUG: answered " + message["id"]
+            say(json.dumps(reply) + "\n" + extra)
+            continue
+        say(json.dumps(reply))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

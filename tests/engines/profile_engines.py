@@ -1,0 +1,31 @@
+"""The reference engine playing a profile whatever the request says: an engine with another reading of the rules."""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from gammonspec.conformance.profiles import Profile
+from gammonspec.conformance.rules import Rules
+from gammonspec.reference import ReferenceEngine
+
+QUERIES = ("legal_plays", "next_segment", "game_result", "opening", "may_double", "cube_action", "match_after_game")
+
+
+class PlaysAs(ReferenceEngine):
+    """Answers every query by `profile`'s switch values (the request's options kept)."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+
+    def __getattribute__(self, name: str) -> Any:
+        query = super().__getattribute__(name)
+        if name not in QUERIES:
+            return query
+        profile = super().__getattribute__("profile")
+
+        @wraps(query)
+        def as_profile(*args: Any) -> Any:
+            return query(*(profile.rules(a.options) if isinstance(a, Rules) else a for a in args))
+
+        return as_profile
