@@ -5,7 +5,12 @@ Clause headings get their rule ID as anchor, rule IDs in the text become links t
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -25,7 +30,7 @@ _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$"
 _RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
 GAME_TITLES = {"backgammon": "Backgammon", "narde": "Narde", "crazy-narde": "Crazy Narde"}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
-AFTER_BOARDS = 3  # "after" boards drawn for a case's listed plays; the rest are listed
+AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
 .after figure { margin: 0; }
@@ -250,6 +255,77 @@ def _index(game: str, cases: list[Case]) -> str:
     return "\n".join(lines)
 
 
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def reports() -> list[dict[str, Any]]:
+    """The engines' JSON reports in site/results/; the reference engine's is made now when none is there."""
+    found = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RESULTS.glob("*.json"))]
+    if not any(r.get("engine", {}).get("adapter") == "reference" for r in found):
+        with tempfile.TemporaryDirectory() as out:
+            code = "import sys; from gammonspec.conformance.cli import main; sys.exit(main())"
+            run = [sys.executable, "-c", code, "report", "--out", out, "reference"]
+            subprocess.run(run, check=True, capture_output=True, text=True)
+            found += [json.loads(p.read_text(encoding="utf-8")) for p in sorted(Path(out).glob("*.json"))]
+    return found
+
+
+def badge(report: dict[str, Any]) -> str:
+    """A shields.io endpoint badge: passed of the checked cases."""
+    s = report["summary"]
+    checked = s["total"] - s["skipped"]
+    colour = "brightgreen" if s["passed"] == checked else "orange" if s["passed"] >= checked * 0.9 else "red"
+    data = {"schemaVersion": 1, "label": "gammonspec", "message": f"{s['passed']}/{checked} passed", "color": colour}
+    return json.dumps(data)
+
+
+def results_page(found: list[dict[str, Any]]) -> str:
+    """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
+    by_id = {case.id: case for case in suite()}
+    names = sorted(rulesets())
+    lines = [
+        "# Engine results",
+        "",
+        "Each engine's JSON report (`gammonspec report`), dated, with the suite version it ran.",
+        "",
+    ]
+    lines += ["| engine | version | date | suite | identified | badge | " + " | ".join(f"`{n}`" for n in names) + " |"]
+    lines += ["|---|---|---|---|---|---|" + "---|" * len(names)]
+    failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for r in found:
+        engine = r["engine"]["name"]
+        counts = {n: Counter() for n in names}
+        for res in r["results"]:
+            counts.setdefault(res["ruleset"], Counter())[res["status"]] += 1
+            if res["status"] in ("failed", "errored"):
+                for rule in res["rules"]:
+                    failing.setdefault(rule, []).append((engine, res))
+        cells = [
+            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗ · {c['skipped']} skipped" if sum(c.values()) else "—"
+            for c in (counts[n] for n in names)
+        ]
+        profiles = [i.get("closest_profile", "") for i in r.get("identified") or [] if isinstance(i, dict)]
+        ident = ", ".join(f"`{p}`" for p in profiles if p) or "—"
+        lines.append(
+            f"| {engine} | {r['engine'].get('version', '')} | {r.get('date', '')} | {r['suite']['version']} | "
+            f"{ident} | "
+            f"[endpoint](badges/{engine}.json) | " + " | ".join(cells) + " |"
+        )
+    lines += ["", "## Failures by rule", ""]
+    if not failing:
+        lines.append("No engine fails a case.")
+    for rule, items in sorted(failing.items()):
+        lines += [f"### {rule_link(rule)}", ""]
+        for engine, res in items:
+            case = by_id.get(res["id"])
+            lines.append(
+                f"- {engine}, `{res['ruleset']}`: [{_text(res.get('title', res['id']))}]({case_page(res['game'])}#{res['id']}) {_text(res['message'][:200])}"
+            )
+            if case:
+                lines += ["", f"    {board(case.state, case.title, 190)}", ""]
+    return "\n".join(lines) + "\n"
+
+
 def on_files(files: Files, config: Any) -> Files:
     """One generated page of cases per game."""
     by_game: dict[str, list[Case]] = {}
@@ -259,6 +335,10 @@ def on_files(files: Files, config: Any) -> Files:
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
+    found = reports()
+    files.append(File.generated(config, "results.md", content=results_page(found)))
+    for r in found:
+        files.append(File.generated(config, f"badges/{r['engine']['name']}.json", content=badge(r)))
     for case in suite():  # draw now what the clause pages will show, so every board is a file of the site
         case_body(case)
     home()
@@ -392,7 +472,7 @@ def home() -> list[str]:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs."""
-    if page.file.src_uri.startswith(("cases-", "switches")):
+    if page.file.src_uri.startswith(("cases-", "switches", "results")):
         return markdown
     by_rule = cases_by_rule(suite())
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
