@@ -5,8 +5,15 @@ Clause headings get their rule ID as anchor, rule IDs in the text become links t
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
 from functools import cache
+from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -14,22 +21,26 @@ from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
-from gammonspec.conformance.matrix import fill
-from gammonspec.conformance.rules import registry
-from gammonspec.conformance.state import State
+from gammonspec.conformance.matrix import MARKER
+from gammonspec.conformance.rules import accepted, registry, rulesets
+from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
 _RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
 GAME_TITLES = {"backgammon": "Backgammon", "narde": "Narde", "crazy-narde": "Crazy Narde"}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
-AFTER_BOARDS = 3  # "after" boards drawn for a case's listed plays; the rest are listed
+AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
 .after figure { margin: 0; }
 .md-typeset table:not([class]) td, .md-typeset table:not([class]) th { white-space: nowrap; }
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
+.matrix { overflow-x: auto; max-width: 100%; }
+.matrix td, .matrix th { white-space: nowrap; padding: .3em .6em; }
+.matrix td code, .matrix td a { color: #1a1a1a; }
+.matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
 """
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
@@ -192,7 +203,11 @@ def case_body(case: Case) -> list[str]:
     state = case.state
     lines = [f"Rules: {_rule_links(case.rules)}  "]
     if case.requires:
-        lines.append("Requires: " + ", ".join(f"[`{k}={v}`](switches.md#{k})" for k, v in case.requires.items()) + "  ")
+        lines.append(
+            "Requires: "
+            + ", ".join(f"[`{k}={'|'.join(accepted(v))}`](switches.md#{k})" for k, v in case.requires.items())
+            + "  "
+        )
     if case.options:
         lines.append("Options: " + ", ".join(f"`{k}={_value(v)}`" for k, v in case.options.items()) + "  ")
     if case.query != "scenario" and state.dice:
@@ -240,6 +255,77 @@ def _index(game: str, cases: list[Case]) -> str:
     return "\n".join(lines)
 
 
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def reports() -> list[dict[str, Any]]:
+    """The engines' JSON reports in site/results/; the reference engine's is made now when none is there."""
+    found = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RESULTS.glob("*.json"))]
+    if not any(r.get("engine", {}).get("adapter") == "reference" for r in found):
+        with tempfile.TemporaryDirectory() as out:
+            code = "import sys; from gammonspec.conformance.cli import main; sys.exit(main())"
+            run = [sys.executable, "-c", code, "report", "--out", out, "reference"]
+            subprocess.run(run, check=True, capture_output=True, text=True)
+            found += [json.loads(p.read_text(encoding="utf-8")) for p in sorted(Path(out).glob("*.json"))]
+    return found
+
+
+def badge(report: dict[str, Any]) -> str:
+    """A shields.io endpoint badge: passed of the checked cases."""
+    s = report["summary"]
+    checked = s["total"] - s["skipped"]
+    colour = "brightgreen" if s["passed"] == checked else "orange" if s["passed"] >= checked * 0.9 else "red"
+    data = {"schemaVersion": 1, "label": "gammonspec", "message": f"{s['passed']}/{checked} passed", "color": colour}
+    return json.dumps(data)
+
+
+def results_page(found: list[dict[str, Any]]) -> str:
+    """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
+    by_id = {case.id: case for case in suite()}
+    names = sorted(rulesets())
+    lines = [
+        "# Engine results",
+        "",
+        "Each engine's JSON report (`gammonspec report`), dated, with the suite version it ran.",
+        "",
+    ]
+    lines += ["| engine | version | date | suite | identified | badge | " + " | ".join(f"`{n}`" for n in names) + " |"]
+    lines += ["|---|---|---|---|---|---|" + "---|" * len(names)]
+    failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for r in found:
+        engine = r["engine"]["name"]
+        counts = {n: Counter() for n in names}
+        for res in r["results"]:
+            counts.setdefault(res["ruleset"], Counter())[res["status"]] += 1
+            if res["status"] in ("failed", "errored"):
+                for rule in res["rules"]:
+                    failing.setdefault(rule, []).append((engine, res))
+        cells = [
+            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗ · {c['skipped']} skipped" if sum(c.values()) else "—"
+            for c in (counts[n] for n in names)
+        ]
+        profiles = [i.get("closest_profile", "") for i in r.get("identified") or [] if isinstance(i, dict)]
+        ident = ", ".join(f"`{p}`" for p in profiles if p) or "—"
+        lines.append(
+            f"| {engine} | {r['engine'].get('version', '')} | {r.get('date', '')} | {r['suite']['version']} | "
+            f"{ident} | "
+            f"[endpoint](badges/{engine}.json) | " + " | ".join(cells) + " |"
+        )
+    lines += ["", "## Failures by rule", ""]
+    if not failing:
+        lines.append("No engine fails a case.")
+    for rule, items in sorted(failing.items()):
+        lines += [f"### {rule_link(rule)}", ""]
+        for engine, res in items:
+            case = by_id.get(res["id"])
+            lines.append(
+                f"- {engine}, `{res['ruleset']}`: [{_text(res.get('title', res['id']))}]({case_page(res['game'])}#{res['id']}) {_text(res['message'][:200])}"
+            )
+            if case:
+                lines += ["", f"    {board(case.state, case.title, 190)}", ""]
+    return "\n".join(lines) + "\n"
+
+
 def on_files(files: Files, config: Any) -> Files:
     """One generated page of cases per game."""
     by_game: dict[str, list[Case]] = {}
@@ -249,8 +335,13 @@ def on_files(files: Files, config: Any) -> Files:
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
+    found = reports()
+    files.append(File.generated(config, "results.md", content=results_page(found)))
+    for r in found:
+        files.append(File.generated(config, f"badges/{r['engine']['name']}.json", content=badge(r)))
     for case in suite():  # draw now what the clause pages will show, so every board is a file of the site
         case_body(case)
+    home()
     for name, content in BOARDS.items():
         files.append(File.generated(config, name, content=content))
     return files
@@ -306,12 +397,87 @@ def _link_rules(line: str, own: str | None) -> str:
     return "".join(part if i % 2 else _RULE_REF.sub(link, part) for i, part in enumerate(parts))
 
 
+TINTS = ("#cfe8f7", "#fbe3b3", "#cdeee4", "#f3d3e6", "#f7f0b6")  # light Okabe-Ito tints, one per value in a row
+
+
+def matrix(game: str, up: str = "../") -> str:
+    """The disagreement matrix as HTML: one row per switch the rulesets differ on, a value's colour shared
+    across its row, each cell linked to the switch's definition and to the cases that pin it, and marked
+    as stated by the ruleset's source (●) or decided by us where the source is silent (○)."""
+    chosen = sorted(
+        (rs for rs in rulesets().values() if game in ("all", rs.game)), key=lambda rs: (GAMES.index(rs.game), rs.name)
+    )
+    pinning: dict[tuple[str, str], Case] = {}
+    for case in suite():
+        for k, v in case.requires.items():
+            for value in accepted(v):
+                pinning.setdefault((k, value), case)
+    head = "".join(f"<th><code>{rs.name}</code></th>" for rs in chosen)
+    rows = []
+    for name, spec in registry()["switches"].items():
+        values = [rs.switches[name] for rs in chosen]
+        if len(set(values)) == 1:
+            continue
+        order = list(dict.fromkeys(values))
+        cells = []
+        for rs, value in zip(chosen, values):
+            stated = rs.source in spec.get("sources", {}).get(value, [])
+            decided = rs.source in (spec.get("decided") or {}).get(value, [])
+            mark = ' <span title="stated by the source">●</span>' if stated else ""
+            mark += ' <span title="decided by us: the source is silent">○</span>' if decided else ""
+            case = pinning.get((name, value))
+            cases = f' <a class="pin" href="{up}{case_page(case.game)[:-3]}/#{case.id}">cases</a>' if case else ""
+            cells.append(
+                f'<td style="background:{TINTS[order.index(value) % len(TINTS)]}">'
+                f'<a href="{up}switches/#{name}"><code>{value}</code></a>{mark}{cases}</td>'
+            )
+        rows.append(f'<tr><th><a href="{up}switches/#{name}"><code>{name}</code></a></th>{"".join(cells)}</tr>')
+    return (
+        '<div class="matrix"><table><thead><tr><th>switch</th>'
+        + head
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div>\n\n● stated by the ruleset's source · ○ decided by us where the source is silent · "
+        "a colour is one value within its row; *cases* opens the first case that pins the value.\n"
+    )
+
+
+def home() -> list[str]:
+    """What the home page adds: a board, the rulesets, the matrix, how to check an engine, the suite version."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    checking = readme.split("## Checking your engine", 1)[1].split("```", 2)[1]
+    start = State(start_layout("backgammon"), "white", (3, 1))
+    sets = [f"| `{rs.name}` | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |" for rs in rulesets().values()]
+    return [
+        "",
+        board(start, "The backgammon starting position, white to play 3-1"),
+        "",
+        f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses.",
+        "",
+        "## The five rulesets",
+        "",
+        "| ruleset | game | source | what it is |",
+        "|---|---|---|---|",
+        *sets,
+        "",
+        "## Where they disagree",
+        "",
+        matrix("all", up=""),
+        "## Checking an engine",
+        "",
+        f"```{checking}```",
+        "",
+    ]
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs."""
-    if page.file.src_uri.startswith(("cases-", "switches")):
+    if page.file.src_uri.startswith(("cases-", "switches", "results")):
         return markdown
     by_rule = cases_by_rule(suite())
-    markdown = fill(markdown)
+    markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
+    if page.file.src_uri == "index.md":
+        markdown += "\n".join(home())
     out: list[str] = []
     current: str | None = None
     fenced = False

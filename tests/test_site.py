@@ -106,3 +106,10 @@ def test_disagreement_table_and_switches_page(built: Path) -> None:
     assert "head-exception" in page and "first-turn-3-4-6" in page
     switches = (built / "switches" / "index.html").read_text()
     assert 'id="hitting"' in switches and "stated by" in switches
+
+
+def test_results_page_and_badges(built: Path) -> None:
+    page = (built / "results" / "index.html").read_text()
+    assert "gammonspec-reference" in page and re.search(r"\d+ ✓ · \d+ ✗ · \d+ skipped", page)
+    badge = (built / "badges" / "gammonspec-reference.json").read_text()
+    assert '"schemaVersion": 1' in badge and "passed" in badge

@@ -58,7 +58,7 @@ def _open(browser: object, url: str, width: int = 1280) -> tuple[object, list[st
     return page, errors
 
 
-PAGES = ["", "backgammon/", "narde/", "crazy-narde/", "disagreements/", "switches/", "cases-narde/", "conventions/"]
+PAGES = ["", "backgammon/", "narde/", "crazy-narde/", "disagreements/", "switches/", "cases-narde/", "results/"]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -97,3 +97,6 @@ def test_matrix_has_no_overflow_at_400px(browser: object, server: str) -> None:
     home, _ = _open(browser, f"{server}/")
     home.screenshot(path=str(SCREENS / "home.png"))
     home.close()
+    results, _ = _open(browser, f"{server}/results/")
+    results.screenshot(path=str(SCREENS / "results.png"))
+    results.close()
