@@ -43,10 +43,11 @@ def test_profile_from_a_base_and_overrides(write):
 def test_a_case_applies_exactly_when_its_requires_hold(write):
     profile = profiles.load(write("p.yaml", WITHIN))
     narde = [case for case in suite() if case.game == "narde"]
-    for case in narde:
-        holds = all(profile.switches[k] == v for k, v in case.requires.items())
+    for case in narde:  # a list in requires names every value the case holds under
+        holds = all(profile.switches[k] in ([v] if isinstance(v, str) else v) for k, v in case.requires.items())
         options = all(v == 2 for k, v in case.options.items() if k == "coke-value")
         assert profile.admits(case.requires, case.options) == (holds and options), case.id
+    assert any(isinstance(v, list) for case in narde for v in case.requires.values())
     admitted = {case.id for case, _ in plan(narde, {profile.name: profile}, Filters())}
     assert admitted and admitted != {case.id for case, _ in plan(narde, {"g": GUIDE}, Filters())}
 
