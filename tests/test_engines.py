@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from gammonspec.conformance import cli
@@ -52,7 +53,7 @@ def test_report_writes_one_json_per_engine(tmp_path, capsys):
     assert [d["id"] for d in data["deviations"]] == ["bg-bearoff-hit-first-to-use-both-numbers"]
     (found,) = data["identified"]
     assert found["game"] == "backgammon" and found["unexplained"] == ["bg-bearoff-hit-first-to-use-both-numbers"]
-    assert "bgsage.json: 104 passed, 1 failed" in capsys.readouterr().out
+    assert re.search(r"bgsage\.json: \d{3} passed, 1 failed", capsys.readouterr().out)
 
 
 def test_report_needs_an_existing_folder_and_known_engines(tmp_path, capsys):

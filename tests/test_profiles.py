@@ -34,7 +34,11 @@ def test_profile_from_a_base_and_overrides(write):
     assert profile.changed_switches == {"six-block": "banned-within-turn"}
     assert profile.fixed_options == {"coke-value": 2}
     rules = profile.rules()
-    assert (rules.ruleset, rules.profile, rules.options) == ("narde-guide", "guide-within", {"coke-value": 2})
+    assert (rules.ruleset, rules.profile, rules.options) == (
+        "narde-guide",
+        "guide-within",
+        {"coke-value": 2, "coke-any-checker": False},
+    )
     assert rules.to_wire()["profile"] == "guide-within" and "profile" not in GUIDE.rules().to_wire()
     with pytest.raises(TypeError):
         profile.switches["six-block"] = "allowed"  # a frozen value
