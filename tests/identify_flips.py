@@ -1,7 +1,7 @@
 """Every one-switch flip of every ruleset, played by the reference while it declares the ruleset: does
 `gammonspec identify` name the flipped value? Prints the table flip -> recovered value and exits 1 on a
-visible, sound flip it misses or a known gap that is no longer one (run in CI; tests/test_identify.py
-checks a few of them)."""
+visible, sound flip it misses or a known gap that is no longer one (tests/test_identify.py
+checks a few of them). Run by tests/soak before a release, not on every submission (about 60 s of CPU)."""
 
 from __future__ import annotations
 
