@@ -40,10 +40,20 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # no request log in the test output
+        pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # the browser closing a connection early (a lazy image it no longer needs) is not a failure
+
+
 @pytest.fixture(scope="module")
 def server(built: Path) -> Iterator[str]:  # noqa: F811
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    handler = functools.partial(_QuietHandler, directory=str(built))
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
