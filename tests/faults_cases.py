@@ -7,27 +7,10 @@ from pathlib import Path
 from conftest import MINI_SUITE
 from fault_corpus import Fault
 from gammonspec.conformance.coverage import clauses
+from test_loading import GOOD  # the valid one-case file (test_loading.py says its line numbers)
 
 KNOWN_RULESETS = "backgammon, crazy-narde, gul-bara, narde-guide, narde-variant"
 ONE_VALID = f"1 cases, 5 rulesets, {len(clauses())} rule clauses: all valid"
-
-# line numbers:  1 game, 2 cases, 3 id, 4 rules, 5 title, 6 position, 7 turn, 8 roll, 9 expect,
-# 10 plays, 11 first play, 12 second play, 13 derivation
-GOOD = """\
-game: backgammon
-cases:
-  - id: one
-    rules: [bg.move.closed-point]
-    title: a title
-    position: start
-    turn: white
-    roll: [6, 5]
-    expect:
-      plays:
-        - "24/13"
-        - "24/18 13/8"
-    derivation: by hand, from the rules
-"""
 
 # line numbers: 3 id, 8 steps, 9 opening, 10 its expect, 11 roll, 12 expect, 13 play, 14 roll, 15 expect, 16 play
 SCENARIO = """\
