@@ -8,38 +8,35 @@ from __future__ import annotations
 
 from fault_corpus import Fault
 
-NODE_CHATTY = """\
-// A JavaScript engine that logs to stdout before its hello (a common slip: console.log is stdout).
-const readline = require("readline");
-console.log("engine ready");
-const rl = readline.createInterface({ input: process.stdin });
-rl.on("line", (line) => {
-  const msg = JSON.parse(line);
-  if (msg.type === "hello") {
-    console.log(JSON.stringify({ type: "hello", protocol: "1.0", name: "js-chatty", version: "0", rulesets: ["backgammon"] }));
-  } else if (msg.type === "bye") {
-    process.exit(0);
-  } else {
-    console.log(JSON.stringify({ type: "plays", id: msg.id, positions: [msg.state.position] }));
-  }
-});
-"""
-NODE_LAZY = """\
-// A JavaScript engine that knows no rules: every legal-plays answer is the unchanged position.
-const readline = require("readline");
 
-const rl = readline.createInterface({ input: process.stdin });
-rl.on("line", (line) => {
+def _node_engine(name: str, comment: str, before_hello: str = "") -> str:
+    """A JavaScript engine that knows no rules: every legal-plays answer is the unchanged position."""
+    return f"""\
+// {comment}
+const readline = require("readline");
+{before_hello}
+const rl = readline.createInterface({{ input: process.stdin }});
+rl.on("line", (line) => {{
   const msg = JSON.parse(line);
-  if (msg.type === "hello") {
-    console.log(JSON.stringify({ type: "hello", protocol: "1.0", name: "js-lazy", version: "0", rulesets: ["backgammon"] }));
-  } else if (msg.type === "bye") {
+  if (msg.type === "hello") {{
+    console.log(JSON.stringify({{ type: "hello", protocol: "1.0", name: "{name}", version: "0", rulesets: ["backgammon"] }}));
+  }} else if (msg.type === "bye") {{
     process.exit(0);
-  } else {
-    console.log(JSON.stringify({ type: "plays", id: msg.id, positions: [msg.state.position] }));
-  }
-});
+  }} else {{
+    console.log(JSON.stringify({{ type: "plays", id: msg.id, positions: [msg.state.position] }}));
+  }}
+}});
 """
+
+
+NODE_CHATTY = _node_engine(
+    "js-chatty",
+    "A JavaScript engine that logs to stdout before its hello (a common slip: console.log is stdout).",
+    'console.log("engine ready");',
+)
+NODE_LAZY = _node_engine(
+    "js-lazy", "A JavaScript engine that knows no rules: every legal-plays answer is the unchanged position."
+)
 P = "{python} {engines}/bad_process.py"
 
 FAULTS: list[Fault] = [
