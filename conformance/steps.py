@@ -88,7 +88,7 @@ def next_segment(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owne
     """A step's expected next segment (`next: null` ends the turn)."""
     if data is None:
         return None
-    return Segment(owner, tuple(data["numbers"]), bool(data.get("passed", False)))
+    return Segment.from_wire({"owner": owner, **data})
 
 
 def numbers(state: State) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import HEAD, TurnContext
 
+from .scoring import walled_in
 from .view import BAR, OFF, Counts, mirrored
 
 Position = tuple[Counts, Counts]  # (me, them)
@@ -154,8 +155,7 @@ def game_ends(me: Counts, them: Counts, game: str, m: Movement) -> bool:
         return True
     if not m.draw_rule:
         return False
-    theirs = mirrored(game, them[1:25])
-    return all(me[1:7]) and any(me[19:25]) and all(theirs[:6]) and any(theirs[18:])
+    return walled_in(me[1:25]) and walled_in(mirrored(game, them[1:25]))
 
 
 def keep_maximal(
