@@ -59,7 +59,7 @@ def plays_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: Stat
         name: resolve(raw, [*at, "expect", name], expect.get(name, []), state, path) for name in ("plays", "includes")
     }
     expected["excludes"] = resolve(
-        raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], state, path, rolled=False
+        raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], state, path, "excluded "
     )
     if expect.get("no_play"):
         expected["plays"] = {"(no move)": state.layout}
@@ -91,19 +91,19 @@ def numbers(state: State) -> tuple[int, ...]:
 
 
 def resolve(
-    raw: LineDict, at: list[Any], plays: list[str], state: State, path: Path, rolled: bool = True
+    raw: LineDict, at: list[Any], plays: list[str], state: State, path: Path, kind: str = ""
 ) -> dict[str, Layout]:
-    """Each play's resulting layout; a play the board does not allow is a DataError, and so (with `rolled`,
-    for plays expected to be legal) is one whose moves no numbers to play make."""
+    """Each play's resulting layout; a play the board does not allow is a DataError, and so is one whose moves
+    no numbers to play make: a legal play must use them, and an excluded one must be a play the numbers could
+    make that a rule forbids (one the dice cannot make tests nothing)."""
     resolved: dict[str, Layout] = {}
     layout, turn, usable = state.layout, state.turn, numbers(state)
     for i, play in enumerate(plays):
         try:
             result = apply(layout, turn, play)
-            if rolled:
-                check_numbers(play, usable)
+            check_numbers(play, usable)
         except NotationError as exc:
-            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: play {play!r}: {exc}") from None
+            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: {kind}play {play!r}: {exc}") from None
         key = result.key()
         twin = next((p for p, lay in resolved.items() if lay.key() == key), None)
         if twin is not None and at[-1] == "plays":
