@@ -144,7 +144,7 @@ class _Walk:
             return self.next_game(step, at, expect, line)
         if self.turn is None:
             raise self.fail(line, "nobody is on roll yet (start with an opening step or give 'turn')")
-        if self.pending is not None and "numbers" not in step:
+        if self.pending is not None and "numbers" not in step and "may_double" not in step:
             raise self.fail(
                 line,
                 f"the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)",
@@ -167,7 +167,7 @@ class _Walk:
         if "double" in step:
             return self.double(step, at, expect, line)
         if "may_double" in step:
-            return Step("may-double", self.state(self.turn), {"may_double": step["may_double"]}, line)
+            return Step("may-double", self.state(player), {"may_double": step["may_double"]}, line)
         checked = result_step(self.raw, at, expect, self.state(self.turn), line, self.path)
         self.result = expect.get("result")
         return checked
