@@ -503,3 +503,18 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         out.append(_link_rules(line, current))
     flush()
     return "\n".join(out) + "\n"
+
+
+SPLITTERS = {"ja": "tinyseg.js", "th": "wordcut.js"}  # the search's word splitters, by language
+
+
+def on_post_build(config: Any) -> None:
+    """Drop what the theme ships that this site never loads: source maps, and the search's stemmers and
+    word splitters for languages other than the site's (the search worker loads only those)."""
+    assets = Path(config["site_dir"]) / "assets"
+    langs = set(config["plugins"]["material/search"].config["lang"] or ["en"])
+    keep = {f"lunr.{lang}.min.js" for lang in langs} | {SPLITTERS.get(lang) for lang in langs}
+    keep |= {"lunr.stemmer.support.min.js", "lunr.multi.min.js"}
+    for path in [*assets.rglob("*.map"), *(assets / "javascripts" / "lunr").rglob("*.js")]:
+        if path.name not in keep:
+            path.unlink()
