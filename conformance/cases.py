@@ -28,7 +28,7 @@ from .state import (
     standing_six_block,
     start_layout,
 )
-from .steps import Step, digest, next_segment, plays_step, result_step
+from .steps import Step, digest, expected_next, plays_step, result_step
 from .yamlio import DataError, LineDict, load_yaml, locate
 
 __all__ = ["Case", "Loaded", "Step", "digest", "load", "load_all", "load_file", "read_file", "shipped", "suite"]
@@ -184,7 +184,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
         steps = [plays_step(raw, [], dict(raw["expect"]), state, where, path)]
         if "next" in raw:
             owner = segment.owner if segment else turn
-            steps = [replace(steps[0], check_next=True, next=next_segment(raw, [], raw["next"], owner, path))]
+            steps = [replace(steps[0], check_next=True, next=expected_next(raw["next"], owner))]
     else:
         steps = [result_step(raw, [], dict(raw["expect"]), state, where, path)]
     return Case(

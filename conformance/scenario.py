@@ -13,7 +13,7 @@ from typing import Any
 
 from .notation import parse
 from .state import CHECKERS, HEAD, Cube, Layout, Match, Segment, Side, State, TurnContext, other, start_layout
-from .steps import Step, next_segment, plays_step, resolve, result_step
+from .steps import Step, expected_next, plays_step, resolve, result_step
 from .yamlio import DataError, LineDict, locate
 
 
@@ -91,7 +91,7 @@ class _Walk:
                     locate(self.raw, *at, "next"),
                     "the play bears off the last checker: the game is over, nothing comes next",
                 )
-            checked = replace(checked, check_next=True, next=next_segment(self.raw, at, step["next"], owner, self.path))
+            checked = replace(checked, check_next=True, next=expected_next(step["next"], owner))
         self.pending = checked.next if checked.check_next else None
         if self.pending is None:
             self.played.add(owner)

@@ -75,7 +75,7 @@ def result_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: Sta
     return Step("result", state, expect, line)
 
 
-def next_segment(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owner: Side, path: Path) -> Segment | None:
+def expected_next(data: dict[str, Any] | None, owner: Side) -> Segment | None:
     """A step's expected next segment (`next: null` ends the turn)."""
     if data is None:
         return None
