@@ -94,7 +94,7 @@ def _with_counts(state: State, side: Side, points: list[int], bar: int, off: int
 
 
 def _layout_steps(state: State) -> Iterator[State]:
-    """Smaller layouts: a whole point borne off, two points merged, one checker borne off (bar ones too)."""
+    """Smaller layouts: a whole point borne off, two neighbouring points merged, one checker borne off (bar ones too)."""
     lay = state.layout
     for side in SIDES:
         pts, bar, off = list(lay.points(side)), lay.on_bar(side), lay.borne_off(side)
@@ -103,12 +103,10 @@ def _layout_steps(state: State) -> Iterator[State]:
             yield _with_counts(state, side, pts, 0, off + bar)
         for p in held:
             yield _with_counts(state, side, [0 if q == p else n for q, n in enumerate(pts)], bar, off + pts[p])
-        for p in held:
-            for q in held:
-                if q != p:
-                    merged = list(pts)
-                    merged[q], merged[p] = merged[q] + merged[p], 0
-                    yield _with_counts(state, side, merged, bar, off)
+        for p, q in (*zip(held, held[1:]), *zip(held[1:], held)):  # onto the next held point, either way
+            merged = list(pts)
+            merged[q], merged[p] = merged[q] + merged[p], 0
+            yield _with_counts(state, side, merged, bar, off)
         for p in held:
             if pts[p] > 1:
                 yield _with_counts(state, side, [n - (q == p) for q, n in enumerate(pts)], bar, off + 1)

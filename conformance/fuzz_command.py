@@ -12,7 +12,7 @@ import sys
 
 from tqdm import tqdm
 
-from . import fuzz
+from . import fuzz, generators
 from .engine import EngineFailure, EngineLoadError
 from .launch import rerun_engine, say, start
 from .reports import write_atomically
@@ -52,6 +52,11 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
         chosen = selected(args, targets, info.declares)
         if not chosen:
             say(f"nothing to fuzz: engine {info.name} declares none of the rulesets or profiles selected")
+            return EXIT_USAGE
+        names = ", ".join(t.name for t in chosen)
+        chosen = [t for t in chosen if generators.kinds_for(t.rules(), args.kinds)]
+        if not chosen:
+            say(f"nothing to fuzz: no kind of state selected applies to {names} (see gammonspec fuzz --help)")
             return EXIT_USAGE
         if "legal-plays" not in info.capabilities and "game-result" not in info.capabilities:
             say(f"nothing to fuzz: engine {info.name} answers neither legal-plays nor game-result")

@@ -193,6 +193,26 @@ def position_almost_home(rng: random.Random, side: Side) -> Layout:
     return view_layout(side, me, them, my_bar, their_bar)
 
 
+def position_prime(rng: random.Random, side: Side) -> Layout:
+    """The mover's back checkers behind a prime of four to six points: often only one number, or none, plays."""
+    length = rng.randint(4, 6)
+    top = rng.randint(length + 6, 23)  # the prime holds the mover's top-length+1 .. top
+    prime = list(range(top - length + 1, top + 1))
+    them = [0] * 26
+    for q in prime:
+        them[q] = 2
+    them_left = CHECKERS - 2 * length
+    rest = [q for q in range(1, 25) if q < prime[0] - 6 or q > top + 1]
+    _spread_each(rng, them_left, rng.sample(rest, min(len(rest), rng.randint(1, 4))), them)
+    back = rng.randint(1, 3)
+    me = [0] * 26
+    behind = [q for q in range(top + 1, 25) if not them[q]]
+    _spread_each(rng, back, behind or [24], me)
+    home = [q for q in range(1, rng.choice((3, 4, prime[0]))) if not them[q]]  # deep, often with little to play
+    _spread_each(rng, CHECKERS - back, rng.sample(home, min(len(home), rng.randint(1, 3))) or behind, me)
+    return view_layout(side, me, them, 0, 0)
+
+
 def position_race(rng: random.Random, side: Side) -> Layout:
     """No contact left: every checker of the mover below every checker of the opponent (in its numbering)."""
     split = rng.randint(6, 18)
@@ -366,7 +386,10 @@ def _mid_game(rng: random.Random, layout: Layout | None, rules: Rules, side: Sid
 def _placed(maker: Callable[[random.Random, Side], Layout]) -> Maker:
     def make(rng: random.Random, rules: Rules) -> State | None:
         side = rng.choice(SIDES)
-        return _mid_game(rng, maker(rng, side), rules, side)
+        try:
+            return _mid_game(rng, maker(rng, side), rules, side)
+        except StateError:  # checkers of both sides placed on one point: draw again
+            return None
 
     return make
 
@@ -508,6 +531,7 @@ KINDS: dict[str, Kind] = {
         Kind("bear-off", _placed(position_bearoff), HITTING, "all home, bearing off against contact or a race"),
         Kind("stragglers", _placed(position_almost_home), HITTING, "one to three checkers still outside home"),
         Kind("race", _placed(position_race), HITTING, "no contact left"),
+        Kind("prime", _placed(position_prime), HITTING, "back checkers behind a prime of four to six points"),
         Kind("first-turn", first_turn, {}, "a side's first turn: from the start, after the opponent's first roll"),
         Kind("playout", _playout_state, {}, "a position of a game of random legal plays"),
         Kind("head", _styled("head"), NO_HITTING, "many checkers on the head"),
