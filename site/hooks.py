@@ -22,13 +22,13 @@ from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
+from gammonspec.conformance.links import link_line
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
-_RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
 GAME_TITLES = {"backgammon": "Backgammon", "narde": "Narde", "crazy-narde": "Crazy Narde"}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
@@ -264,6 +264,14 @@ def _index(game: str, cases: list[Case]) -> str:
 
 
 RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def changelog_page() -> str:
+    """CHANGELOG.md as a page, with the version this site was built from."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    title, rest = text.split("\n", 1)
+    return f"{title}\n\nThis site shows suite version **{version('gammonspec')}**.\n{rest}"
 
 
 def reports() -> list[dict[str, Any]]:
@@ -343,6 +351,7 @@ def on_files(files: Files, config: Any) -> Files:
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
     files.append(File.generated(config, "rulesets.md", content=rulesets_page()))
+    files.append(File.generated(config, "changelog.md", content=changelog_page()))
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
     found = reports()
@@ -471,20 +480,6 @@ def _examples(rule: str, cases: list[Case]) -> list[str]:
     return [f'<a id="{rule}--{n}"></a>' for n in range(1, len(cases) + 1)] + [""] + out
 
 
-def _link_rules(line: str, own: str | None) -> str:
-    """Rule IDs in prose become links to their clause (not inside code or headings)."""
-    if line.startswith(("#", "    ", "```", "|")):
-        return line
-    known = clauses()
-
-    def link(match: re.Match[str]) -> str:
-        rule = match["id"]
-        return f"[{rule}]({known[rule].path.name}#{rule})" if rule in known and rule != own else rule
-
-    parts = re.split(r"(`[^`]*`|\[[^\]]*\]\([^)]*\))", line)
-    return "".join(part if i % 2 else _RULE_REF.sub(link, part) for i, part in enumerate(parts))
-
-
 TINTS = ("#cfe8f7", "#fbe3b3", "#cdeee4", "#f3d3e6", "#f7f0b6")  # light Okabe-Ito tints, one per value in a row
 
 
@@ -532,7 +527,7 @@ def matrix(game: str, up: str = "../") -> str:
 
 def home() -> list[str]:
     """What the home page adds: a board, the rulesets, the matrix, how to check an engine, the suite version."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     checking = readme.split("## Checking your engine", 1)[1].split("```", 2)[1]
     start = State(start_layout("backgammon"), "white", (3, 1))
     sets = [f"| `{rs.name}` | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |" for rs in rulesets().values()]
@@ -540,7 +535,8 @@ def home() -> list[str]:
         "",
         board(start, "The backgammon starting position, white to play 3-1"),
         "",
-        f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses.",
+        f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses "
+        "([changelog](changelog.md)).",
         "",
         "## The five rulesets",
         "",
@@ -569,6 +565,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     out: list[str] = []
     current: str | None = None
     fenced = False
+    seen: set[str] = set()  # the conventions terms linked on this page
 
     def flush() -> None:
         if current and by_rule.get(current):
@@ -588,7 +585,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
             line = f"### {heading['id']} — {heading['title']} {{#{heading['id']}}}"
         elif line.startswith("**Source:**"):
             line += "  "  # Source and Status each on a line of its own
-        out.append(_link_rules(line, current))
+        out.append(link_line(line, current, page.file.src_uri, seen))
     flush()
     return "\n".join(out) + "\n"
 
