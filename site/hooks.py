@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -22,6 +23,7 @@ from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
+from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.rules import accepted, registry, rulesets
@@ -29,7 +31,7 @@ from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
-GAME_TITLES = {"backgammon": "Backgammon", "narde": "Narde", "crazy-narde": "Crazy Narde"}
+GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
@@ -124,7 +126,7 @@ def _plays(step: Step) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(step.state.with_layout(layout), f'after {play}', 190)}"
+            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190)}"
             f"<figcaption>{_text(play)}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
@@ -180,7 +182,7 @@ def _step(step: Step, n: int) -> list[str]:
 def _ids(case: Case) -> list[str]:
     """For a backgammon case, its XGID and GNU Position ID, in a block with a copy button."""
     state = case.state
-    if state.game != "backgammon":
+    if not GAME_DATA[state.game].position_ids:
         return []
     dice = state.dice if len(state.dice) == 2 else None
     return [
