@@ -14,6 +14,7 @@ from gammonspec.conformance.cases import suite
 from gammonspec.conformance.contested import contests
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.links import RULE_REF, code_target
+from gammonspec.conformance.rules import accepted
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PAGE, MAX_SITE = 2_000_000, 15_000_000
@@ -124,7 +125,8 @@ def test_every_case_has_a_drawn_board_and_every_clause_its_examples(built: Path)
 def test_sizes_stay_in_bounds(built: Path) -> None:
     sizes = [f.stat().st_size for f in built.rglob("*") if f.is_file()]
     pages = [f.stat().st_size for f in built.rglob("*.html")]
-    assert sum(sizes) < MAX_SITE and max(pages) < MAX_PAGE
+    assert sum(sizes) < MAX_SITE, f"the site is {sum(sizes) / 1e6:.2f} MB"
+    assert max(pages) < MAX_PAGE, f"a page is {max(pages) / 1e6:.2f} MB"
 
 
 def test_rendering_bugs_stay_fixed(built: Path) -> None:
@@ -143,6 +145,16 @@ def test_disagreement_table_and_switches_page(built: Path) -> None:
     assert "head-exception" in page and "first-turn-3-4-6" in page
     switches = (built / "switches" / "index.html").read_text()
     assert 'id="hitting"' in switches and "stated by" in switches
+    # each cell links to its clause and to the list of the cases that pin its value in that game
+    assert 'href="../narde/#nd.block.six"' in page
+    cells = re.findall(r'href="\.\./switches/#([a-z-]+--[a-z0-9-]+--[a-z-]+)">(\d+) cases?</a>', page)
+    assert len(cells) > 20
+    for anchor, count in cells:
+        switch, value, game = anchor.split("--")
+        at = switches.index(f'id="{anchor}"')
+        listed = switches[at : switches.index("</p>", at)].count('href="../cases-')
+        pinned = [c for c in suite() if c.game == game and value in accepted(c.requires.get(switch, ()))]
+        assert listed == int(count) == len(pinned), anchor
 
 
 def test_changelog_names_the_package_version_and_the_home_page_links_it(built: Path) -> None:
