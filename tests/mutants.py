@@ -501,6 +501,7 @@ RULE_MUTANTS: tuple[Mutant, ...] = (
     mutant("no-dead-cube-ban", "bg.cube.dead", cube, "stake_wins_match", const(False)),
     mutant("dead-cube-off-by-one", "bg.cube.dead", cube, "stake_wins_match", _dead_cube_off_by_one),
     mutant("double-on-lead-turn", "bg.cube.offer", cube, "dice_already_thrown", const(False)),
+    mutant("double-mid-turn", "cn.cube.as-backgammon", cube, "turn_under_way", const(False)),
     mutant("beaver-at-any-score", "bg.option.beavers", cube, "may_beaver", _beaver_dead_cube),
     mutant("beavers-refused", "bg.option.beavers", cube, "may_beaver", const(False)),
     mutant("drop-pays-doubled-stake", "bg.cube.drop", cube, "cube_action", _drop_doubled),
