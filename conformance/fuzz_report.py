@@ -147,7 +147,9 @@ def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{case['id']}.yaml"
     data = {"game": f.state.game, "group": "Drafts found by fuzzing", "cases": [case]}
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None), encoding="utf-8"
+    )
     loaded = load([path])
     if loaded.errors:
         raise StateError(f"the draft {path} does not load: {loaded.errors[0]}")
