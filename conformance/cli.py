@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import PROTOCOL_VERSION, __version__, profiles
+from . import PROTOCOL_VERSION, __version__, perft_command, profiles
 from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
@@ -129,11 +129,16 @@ def _parser() -> argparse.ArgumentParser:
         "--game", default="all", choices=("all", *GAMES), help="only this game's rulesets (default: all)"
     )
     commands.add_parser("pinning", help="flip each switch and option of each ruleset; fail on cases that do not pin it")
+
+    perft = commands.add_parser("perft", help="count the positions after D whole turns, roll by roll; compare engines")
+    _engine_arguments(perft)
+    _target_arguments(perft)
+    perft_command.add_arguments(perft)
     return parser
 
 
 def _target_arguments(command: argparse.ArgumentParser) -> None:
-    """What to run under: the rulesets (filtered by game and name), profiles, switch values on top."""
+    """What a command runs under: rulesets, games, profiles, switch values (as `gammonspec run` takes them)."""
     command.add_argument("--game", action="append", default=[], choices=GAMES, help="only this game (repeatable)")
     command.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
     command.add_argument(
@@ -237,6 +242,31 @@ def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Rulese
         changes = [profiles.parse_override(text) for text in switches]
         targets = [profiles.override(target, changes) for target in targets]
     return {target.name: target for target in targets}
+
+
+def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
+    """The rulesets or profiles of `_target_arguments`, narrowed to the games and rulesets named; ValueError if none."""
+    unknown = set(args.ruleset) - set(rulesets())
+    if unknown:
+        raise ValueError(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+    targets = {
+        name: t
+        for name, t in _targets(args.profile, args.switch).items()
+        if (not args.game or t.game in args.game)
+        and (not args.ruleset or {t.name, getattr(t, "base", t.name)} & set(args.ruleset))
+    }
+    if not targets:
+        raise ValueError("no ruleset or profile matches --game and --ruleset")
+    return targets
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    try:
+        targets = _selected_targets(args)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    return perft_command.command(args, targets)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -418,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         "check": cmd_check,
         "matrix": cmd_matrix,
         "pinning": cmd_pinning,
+        "perft": cmd_perft,
     }[args.command]
     try:
         return handler(args)
