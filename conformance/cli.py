@@ -103,9 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _engine_arguments(ident)
     ident.add_argument("--game", action="append", default=[], help="only this game (default: every game it declares)")
-    ident.add_argument("--ruleset", help="ask as this ruleset (default: the engine's first of each game)")
-    ident.add_argument("--profile", type=Path, metavar="FILE", help="ask as this profile")
-    ident.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of the above")
+    _target_arguments(ident, "ask as", "the engine's first of each game")
     ident.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
     _cases_option(ident)
 
@@ -124,6 +122,12 @@ def _parser() -> argparse.ArgumentParser:
         "--game", default="all", choices=("all", *GAMES), help="only this game's rulesets (default: all)"
     )
     commands.add_parser("pinning", help="flip each switch and option of each ruleset; fail on cases that do not pin it")
+    replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
+    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat or .sgf)")
+    _engine_arguments(replay)
+    _target_arguments(replay, "replay under", "backgammon")
+    replay.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON here")
+    replay.add_argument("--quiet", "-q", action="store_true", help="errors and totals only (no notes)")
     return parser
 
 
@@ -140,6 +144,13 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
         default=60.0,
         help="seconds for the engine to start and answer the handshake (default 60)",
     )
+
+
+def _target_arguments(command: argparse.ArgumentParser, verb: str, default: str) -> None:
+    """One ruleset or profile to work under, with switch values on top (identify, replay)."""
+    command.add_argument("--ruleset", help=f"{verb} this ruleset (default: {default})")
+    command.add_argument("--profile", type=Path, metavar="FILE", help=f"{verb} this profile (YAML)")
+    command.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of the above")
 
 
 def _say(message: object) -> None:
@@ -353,6 +364,13 @@ def cmd_pinning(args: argparse.Namespace) -> int:
     return EXIT_OK if ok(results) else EXIT_FAILED
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from . import replay
+
+    _writable("--json", args.json)
+    return replay.main(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {
@@ -364,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         "check": cmd_check,
         "matrix": cmd_matrix,
         "pinning": cmd_pinning,
+        "replay": cmd_replay,
     }[args.command]
     try:
         return handler(args)

@@ -726,7 +726,7 @@ FAULTS: list[Fault] = [
     _usage(
         "unknown-command",
         ("frobnicate",),
-        "gammonspec: argument command: invalid choice: 'frobnicate' (choose from 'run', 'identify', 'report', 'serve', 'coverage', 'check', 'matrix', 'pinning') (see gammonspec --help)",
+        "gammonspec: argument command: invalid choice: 'frobnicate' (choose from 'run', 'identify', 'report', 'serve', 'coverage', 'check', 'matrix', 'pinning', 'replay') (see gammonspec --help)",
     ),
     _usage(
         "run-unknown-option",

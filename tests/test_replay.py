@@ -1,0 +1,201 @@
+"""`gammonspec replay`: GNU Backgammon's own matches replay clean, each planted error is reported once,
+bad input is one located line and exit 2 (tests/fixtures/transcripts/README.md says how each file was made)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from gammonspec.conformance import cli
+from gammonspec.conformance.notation import apply
+from gammonspec.conformance.state import start_layout
+from gammonspec.conformance.transcripts import read
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+MADE = sorted(FIXTURES.glob("gnubg-*.*"))
+GAMES = {
+    "gnubg-1pt": 1,
+    "gnubg-5pt": 3,
+    "gnubg-5pt-plain": 3,
+    "gnubg-5pt-gammon": 1,
+    "gnubg-5pt-long": 6,
+    "gnubg-money": 1,
+}
+
+
+def replay(capsys, tmp_path, *argv: str) -> tuple[int, dict, str]:
+    """The exit status, the JSON report and stderr; stdout is left in capsys."""
+    out = tmp_path / "replay.json"
+    status = cli.main(["replay", "--json", str(out), *argv])
+    captured = capsys.readouterr()
+    print(captured.out, end="")
+    return status, json.loads(out.read_text()) if out.exists() else {}, captured.err
+
+
+def test_gnubg_matches_replay_clean(capsys, tmp_path):
+    status, report, err = replay(capsys, tmp_path, *map(str, MADE))
+    assert status == 0, err
+    assert err == ""
+    for entry in report["transcripts"]:
+        name = Path(entry["path"]).stem
+        assert entry["errors"] == [], entry["errors"][:1]
+        assert entry["games"] == GAMES[name]
+        assert entry["plays"] > 20 * entry["games"]
+    assert report["summary"]["games"] == sum(GAMES[p.stem] for p in MADE)
+
+
+@pytest.mark.parametrize("path", [p for p in MADE if p.suffix == ".sgf"], ids=lambda p: p.name)
+def test_early_endings_are_the_resignations_the_sgf_records(capsys, tmp_path, path):
+    """Every game whose SGF result ends in R (resigned) is reported as an early ending, and no other."""
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 0
+    resigned = re.findall(r"RE\[[WB]\+\d+(R?)\]", path.read_text())
+    early = [n for n in report["transcripts"][0]["notes"] if "ended early" in n["message"]]
+    assert len(early) == resigned.count("R") and len(resigned) == GAMES[path.stem]
+
+
+@pytest.mark.parametrize("stem", ["gnubg-1pt", "gnubg-5pt-gammon", "gnubg-money"])
+def test_the_mat_and_the_sgf_of_a_match_record_the_same_game(stem):
+    """The two readers agree action by action: kind, side, dice and the position each play leaves."""
+    mat, sgf = read(FIXTURES / f"{stem}.mat"), read(FIXTURES / f"{stem}.sgf")
+    assert (mat.length, mat.players, len(mat.games)) == (sgf.length, sgf.players, len(sgf.games))
+    for a, b in zip(mat.games, sgf.games):
+        assert (a.score, a.ending.winner, a.ending.points) == (b.score, b.ending.winner, b.ending.points)
+        assert [(x.kind, x.side, x.dice) for x in a.actions] == [(x.kind, x.side, x.dice) for x in b.actions]
+        layout_a = layout_b = start_layout("backgammon")
+        for x, y in zip(a.actions, b.actions):
+            if x.kind == "play":
+                layout_a, layout_b = apply(layout_a, x.side, x.play), apply(layout_b, y.side, y.play)
+                assert layout_a == layout_b, (x, y)
+
+
+PLANTED = {
+    "illegal-play.mat": [(9, "illegal play white 54: 8/3 6/3")],
+    "wrong-score.mat": [(32, "the game starts at 1-0; the games before make it 2-0")],
+    "wrong-points.mat": [(36, "recorded: white wins 4; the engine scores white winning 8 (gammon, cube 4)")],
+    "take-after-end.mat": [
+        (
+            35,
+            "recorded after the game ended with white 55: 2/off 2/off (line 35; white wins 8):"
+            " black doubles to 8 (line 35), white takes (line 36)",
+        )
+    ],
+    "crawford-double.mat": [
+        (
+            56,
+            "black doubles to 2, but may not double here (cube 1 centred, the Crawford game, score 4-0 of 5)",
+        )
+    ],
+    "crawford-double.sgf": [
+        (76, "not recorded as the Crawford game, but at 4-0 it is"),
+        (80, "black doubles, but may not double here (cube 1 centred, the Crawford game"),
+    ],
+    "beaver.mat": [(17, "white beavers to 4: not a legal answer to the double")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_each_planted_error_is_reported_once(capsys, tmp_path, name):
+    path = FIXTURES / "planted" / name
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 1
+    errors = report["transcripts"][0]["errors"]
+    assert [(e["line"], e["message"][: len(m)]) for e, (_, m) in zip(errors, PLANTED[name])] == PLANTED[name]
+    assert len(errors) == len(PLANTED[name])
+
+
+def test_an_illegal_play_shows_the_board_the_xgid_and_the_nearest_legal_plays(capsys, tmp_path):
+    status, report, _ = replay(capsys, tmp_path, str(FIXTURES / "planted" / "illegal-play.mat"))
+    (error,) = report["transcripts"][0]["errors"]
+    assert error["xgid"] == "XGID=-aa---E-D---dD---b-eb-A-A-:0:0:1:54:0:0:0:0:10"
+    assert "W = white on roll" in error["board"]
+    # 5-4 from there: the 8/3 of the record with a 4 (13/9, 22/18 or 6/2*) is one checker away from it
+    assert error["nearest"] == ["13/9 8/3", "22/18 8/3", "8/3 6/2*"]
+    out = capsys.readouterr().out
+    assert "nearest legal plays: 13/9 8/3, 22/18 8/3, 8/3 6/2*" in out and "XGID=" in out
+
+
+def test_a_beaver_is_legal_with_the_option_on(capsys, tmp_path):
+    status, report, _ = replay(capsys, tmp_path, "--switch", "beavers=true", str(FIXTURES / "planted" / "beaver.mat"))
+    assert status == 0 and report["summary"]["errors"] == 0
+
+
+def test_an_engine_that_scores_wrongly_is_caught(capsys, tmp_path):
+    status, report, _ = replay(
+        capsys, tmp_path, "--engine", "fake_engines:WrongResult", str(FIXTURES / "gnubg-5pt-gammon.mat")
+    )
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert error["message"] == "recorded: white wins 8; the engine scores white winning 1 (single, cube 4)"
+
+
+def test_an_engine_over_the_protocol(capsys, tmp_path):
+    status, report, err = replay(capsys, tmp_path, "--engine-cmd", "gammonspec serve", str(FIXTURES / "gnubg-1pt.mat"))
+    assert status == 0, err
+    assert report["summary"] == {"transcripts": 1, "games": 1, "plays": 53, "errors": 0}
+
+
+BAD = {
+    "no-length.mat": ("\n Game 1\n a : 0   b : 0\n", ":2: expected the match length ('3 point match'), found 'Game 1'"),
+    "bad-token.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5    64 24/18\n",
+        ":5: cannot read '64' at column 21",
+    ),
+    "bad-column.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5\n  2) 64: 24/18 13/9\n",
+        ":6: '64: 24/18 13/9' is in the left column, but it is black's turn",
+    ),
+    "bad-move.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/8\n",
+        ":5: cannot read the play '8/5 6/8'",
+    ),
+    "unclosed.sgf": ("(;FF[4]GM[6]\n;W[31hefe]\n", ":1: the game tree opened here is not closed"),
+    "variation.sgf": ("(;FF[4]GM[6]\n(;W[31hefe]))\n", ":2: a variation"),
+    "go.sgf": ("(;FF[4]GM[1]SZ[19];B[dd])\n", ":1: not a backgammon game (GM[6])"),
+    "bad-move.sgf": ("(;FF[4]GM[6]\n;W[71hefe])\n", ":2: W[71hefe]: expected two dice and letter pairs"),
+    "edited.sgf": ("(;FF[4]GM[6]\n;AE[a:y]AW[a])\n", ":2: an edited position"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_is_one_located_line_and_exit_2(capsys, tmp_path, name):
+    text, message = BAD[name]
+    path = tmp_path / name
+    path.write_text(text)
+    status = cli.main(["replay", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.splitlines()) == 1 and err.startswith(f"gammonspec: {path}{message}"), err
+
+
+def test_good_transcripts_still_replay_beside_a_bad_one(capsys, tmp_path):
+    bad = tmp_path / "empty.mat"
+    bad.write_text("")
+    status = cli.main(["replay", str(bad), str(FIXTURES / "gnubg-1pt.mat")])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err == f"gammonspec: {bad}: no match length ('3 point match'): not a .mat transcript\n"
+    assert "1 games, 53 plays" in captured.out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--ruleset", "narde-guide"], "narde-guide is a narde ruleset; transcripts are backgammon matches"),
+        (["--ruleset", "nope"], "unknown ruleset nope"),
+        (["--engine", "fake_engines:PlaysOnly"], "does not answer game-result, cube, which replay needs"),
+        (["--switch", "jacoby=maybe"], "jacoby"),
+    ],
+)
+def test_usage_errors_exit_2(capsys, argv, message):
+    status = cli.main(["replay", *argv, str(FIXTURES / "gnubg-1pt.mat")])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and len(err.splitlines()) == 1
+
+
+def test_a_missing_file_is_bad_input(capsys, tmp_path):
+    status = cli.main(["replay", str(tmp_path / "nowhere.mat")])
+    assert status == 2
+    assert capsys.readouterr().err.startswith(f"gammonspec: {tmp_path / 'nowhere.mat'}: cannot read:")
