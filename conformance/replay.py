@@ -19,16 +19,15 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 
-from . import __version__, profiles
+from . import __version__
 from .board import draw
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult
 from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
-from .rules import Rules, Ruleset, rulesets
+from .rules import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
 from .transcripts import Action, Game, Transcript, TranscriptError, read
-from .yamlio import DataError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 NEAREST = 3  # legal plays shown for an illegal one
@@ -66,6 +65,7 @@ class Finding:
 class Replayed:
     path: str
     format: str
+    ruleset: str
     games: int = 0
     plays: int = 0
     cube_actions: int = 0
@@ -276,7 +276,7 @@ def nearest(before: Layout, after: Layout | None, side: Side, legal: set[Layout]
 
 
 def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profile, transcript: Transcript) -> Replayed:
-    out = Replayed(str(transcript.path), transcript.format)
+    out = Replayed(str(transcript.path), transcript.format, target.name)
     rules = _rules(target, transcript)
     match = Match(transcript.length)
     winner: Side | None = None
@@ -333,35 +333,21 @@ def _rules(target: Ruleset | Profile, transcript: Transcript) -> Rules:
     return target.rules(transcript.options)
 
 
-def _target(args: argparse.Namespace) -> Ruleset | Profile:
-    if args.profile and args.ruleset:
-        raise ValueError("give --ruleset or --profile, not both")
-    if args.ruleset and args.ruleset not in rulesets():
-        raise ValueError(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
-    target: Ruleset | Profile = (
-        profiles.load(args.profile) if args.profile else rulesets()[args.ruleset or "backgammon"]
-    )
-    if args.switch:
-        target = profiles.override(target, [profiles.parse_override(text) for text in args.switch])
-    if target.game != "backgammon":
-        raise ValueError(
-            f"{target.name} is a {target.game} ruleset; transcripts are backgammon matches (no Narde transcript format exists)"
-        )
-    return target
-
-
 def say(message: object) -> None:
     print(f"gammonspec: {message}", file=sys.stderr)
 
 
-def main(args: argparse.Namespace) -> int:
-    """`gammonspec replay FILE...`: the exit status (0 all good, 1 errors found, 2 bad input or usage)."""
+def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:
+    """`gammonspec replay FILE...` under each backgammon ruleset or profile selected: the exit status
+    (0 all good, 1 errors found, 2 bad input or usage)."""
     from .launch import start
 
-    try:
-        target = _target(args)
-    except (ValueError, DataError) as exc:
-        say(exc)
+    chosen = [t for t in targets.values() if t.game == "backgammon"]
+    if not chosen:
+        say(
+            f"no backgammon ruleset or profile selected ({', '.join(targets)}): transcripts are backgammon matches;"
+            " Narde and Crazy Narde have no transcript format to replay"
+        )
         return EXIT_USAGE
     transcripts, problems = [], 0
     for path in args.files:
@@ -385,15 +371,19 @@ def main(args: argparse.Namespace) -> int:
         if missing:
             say(f"engine {info.name} does not answer {', '.join(missing)}, which replay needs")
             return EXIT_USAGE
-        if not info.declares(target):
-            say(f"engine {info.name} does not declare {target.name} (it declares {', '.join(info.rulesets) or 'none'})")
+        undeclared = [t.name for t in chosen if not info.declares(t)]
+        if undeclared:
+            say(
+                f"engine {info.name} does not declare {', '.join(undeclared)} (it declares {', '.join(info.rulesets) or 'none'})"
+            )
             return EXIT_USAGE
-        for transcript in transcripts:
-            try:
-                results.append(replay_transcript(engine, info, target, transcript))
-            except TranscriptError as exc:
-                say(exc)
-                problems += 1
+        for target in chosen:
+            for transcript in transcripts:
+                try:
+                    results.append(replay_transcript(engine, info, target, transcript))
+                except TranscriptError as exc:
+                    say(exc)
+                    problems += 1
     except EngineLoadError as exc:
         say(exc)
         return EXIT_USAGE
@@ -404,41 +394,42 @@ def main(args: argparse.Namespace) -> int:
         if hasattr(engine, "close"):
             engine.close()
     seconds = time.perf_counter() - began
-    print(text(results, info, target, seconds, args.quiet))
+    print(text(results, info, seconds, args.quiet))
     if args.json:
-        args.json.write_text(json.dumps(to_json(results, info, target, seconds), indent=2) + "\n")
+        args.json.write_text(json.dumps(to_json(results, info, seconds), indent=2) + "\n")
     if problems:
         return EXIT_USAGE
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK
 
 
-def text(results: list[Replayed], info: EngineInfo, target: Ruleset | Profile, seconds: float, quiet: bool) -> str:
+def text(results: list[Replayed], info: EngineInfo, seconds: float, quiet: bool) -> str:
     lines = []
     for r in results:
         shown = r.errors if quiet else r.findings
         lines += [f.text() for f in shown]
         lines.append(
-            f"{r.path}: {r.games} games, {r.plays} plays, {r.cube_actions} cube answers replayed: {len(r.errors)} errors"
+            f"{r.path} as {r.ruleset}: {r.games} games, {r.plays} plays, {r.cube_actions} cube answers replayed:"
+            f" {len(r.errors)} errors"
         )
     games, plays, errors = (sum(getattr(r, k) for r in results) for k in ("games", "plays", "cube_actions"))
     total_errors = sum(len(r.errors) for r in results)
     lines.append(
-        f"{info.name} {info.version} as {target.name}: {len(results)} transcripts, {games} games, {plays} plays,"
+        f"{info.name} {info.version}: {len(results)} transcripts replayed, {games} games, {plays} plays,"
         f" {errors} cube answers in {seconds:.1f} s: {total_errors} errors"
     )
     return "\n".join(lines)
 
 
-def to_json(results: list[Replayed], info: EngineInfo, target: Ruleset | Profile, seconds: float) -> dict[str, object]:
+def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[str, object]:
     return {
         "suite": __version__,
         "engine": {"name": info.name, "version": info.version},
-        "ruleset": target.name,
         "seconds": round(seconds, 3),
         "transcripts": [
             {
                 "path": r.path,
                 "format": r.format,
+                "ruleset": r.ruleset,
                 "games": r.games,
                 "plays": r.plays,
                 "cube_actions": r.cube_actions,

@@ -183,7 +183,7 @@ def test_good_transcripts_still_replay_beside_a_bad_one(capsys, tmp_path):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--ruleset", "narde-guide"], "narde-guide is a narde ruleset; transcripts are backgammon matches"),
+        (["--ruleset", "narde-guide"], "no backgammon ruleset or profile selected (narde-guide): transcripts are"),
         (["--ruleset", "nope"], "unknown ruleset nope"),
         (["--engine", "fake_engines:PlaysOnly"], "does not answer game-result, cube, which replay needs"),
         (["--switch", "jacoby=maybe"], "jacoby"),
