@@ -402,20 +402,24 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
 def text(results: list[Replayed], info: EngineInfo, seconds: float, quiet: bool) -> str:
     lines = []
     for r in results:
-        shown = r.errors if quiet else r.findings
-        lines += [f.text() for f in shown]
+        lines += [f.text() for f in (r.errors if quiet else r.findings)]
         lines.append(
-            f"{r.path} as {r.ruleset}: {r.games} games, {r.plays} plays, {r.cube_actions} cube answers replayed:"
-            f" {len(r.errors)} errors"
+            f"{r.path} as {r.ruleset}: {_count(r.games, 'game')}, {_count(r.plays, 'play')},"
+            f" {_count(r.cube_actions, 'cube answer')} replayed: {_count(len(r.errors), 'error')}"
         )
-    games, plays, errors = (sum(getattr(r, k) for r in results) for k in ("games", "plays", "cube_actions"))
-    total_errors = sum(len(r.errors) for r in results)
+    games, plays, answers, errors = (
+        sum(n) for n in zip(*((r.games, r.plays, r.cube_actions, len(r.errors)) for r in results))
+    )
     lines.append(
-        f"{info.name} {info.version}: {len(results)} transcripts replayed, {games} games, {plays} plays,"
-        f" {errors} cube answers in {seconds:.1f} s: {total_errors} errors"
+        f"{info.name} {info.version}: {_count(len(results), 'transcript')} replayed, {_count(games, 'game')},"
+        f" {_count(plays, 'play')}, {_count(answers, 'cube answer')} in {seconds:.1f} s: {_count(errors, 'error')}"
     )
     return "\n".join(lines)
 

@@ -177,7 +177,7 @@ def test_good_transcripts_still_replay_beside_a_bad_one(capsys, tmp_path):
     captured = capsys.readouterr()
     assert status == 2
     assert captured.err == f"gammonspec: {bad}: no match length ('3 point match'): not a .mat transcript\n"
-    assert "1 games, 53 plays" in captured.out
+    assert "1 game, 53 plays" in captured.out
 
 
 @pytest.mark.parametrize(
