@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from . import __version__
 from .board import draw
-from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult
+from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult, describe_exception
 from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
@@ -128,7 +128,13 @@ class _Game:
             if self.turn is not None and action.side != self.turn:
                 self.error(action, f"{action.describe()}, but it is {self.turn}'s turn")
                 raise _GameOff
-            {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
+            try:
+                {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
+            except _GameOff:
+                raise
+            except Exception as exc:  # noqa: BLE001 - whatever the engine raised (EngineFailure, Skip, a bug)
+                where = f"{self.transcript.path}:{action.line}: game {self.game.number}, move {action.move}"
+                raise failure(f"{where} ({action.describe()})", exc) from None
 
     def after_end(self, actions: list[Action]) -> None:
         """Actions recorded after the game was over: one error naming them all."""
@@ -171,7 +177,7 @@ class _Game:
             action,
             message,
             board=draw(self.layout, action.side),
-            xgid=encode_xgid(self.layout, action.side, action.dice),
+            xgid=encode_xgid(self.layout, action.side, action.dice, self.cube, self.match),
             nearest=nearest(self.layout, after, action.side, legal),
         )
 
@@ -260,6 +266,12 @@ class _Game:
             self.finding("note", where, f"recorded as a resignation, but the game was over ({self.result.kind})")
 
 
+def failure(where: str, exc: Exception) -> EngineFailure:
+    """An engine's failure, or anything it raised, as one line saying where in the transcript it happened."""
+    message = str(exc) if isinstance(exc, EngineFailure) else describe_exception(exc)
+    return EngineFailure(f"{where}: {message}", getattr(exc, "stderr", ""))
+
+
 def nearest(before: Layout, after: Layout | None, side: Side, legal: set[Layout]) -> tuple[str, ...]:
     """The legal plays closest to the recorded result (fewest checkers placed differently), in notation."""
 
@@ -306,7 +318,12 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         if game.ending is None:
             break
         result = replay.result or GameResult(game.ending.winner, "resigned", game.ending.points)
-        after = engine.match_after_game(State(replay.layout, game.ending.winner, match=match), rules, result)
+        try:
+            after = engine.match_after_game(State(replay.layout, game.ending.winner, match=match), rules, result)
+        except Exception as exc:  # noqa: BLE001 - as in _Game.run
+            raise failure(
+                f"{transcript.path}:{game.ending.line}: game {game.number}, the match after it", exc
+            ) from None
         match, winner = Match(match.length, after.score, after.crawford), after.winner
     return out
 
@@ -388,7 +405,7 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
         say(exc)
         return EXIT_USAGE
     except EngineFailure as exc:
-        say(f"engine failed: {exc}")
+        say(f"engine {info.name} failed, replay stopped at {exc}")
         return EXIT_USAGE
     finally:
         if hasattr(engine, "close"):

@@ -43,17 +43,14 @@ def test_gnubg_matches_replay_clean(capsys, tmp_path):
         assert entry["errors"] == [], entry["errors"][:1]
         assert entry["games"] == GAMES[name]
         assert entry["plays"] > 20 * entry["games"]
+        if entry["format"] == "sgf":  # the early endings are exactly the games the SGF records as resigned (R)
+            resigned = re.findall(r"RE\[[WB]\+\d+(R?)\]", Path(entry["path"]).read_text())
+            early = [n for n in entry["notes"] if "ended early" in n["message"]]
+            assert len(early) == resigned.count("R") and len(resigned) == entry["games"]
     assert report["summary"]["games"] == sum(GAMES[p.stem] for p in MADE)
-
-
-@pytest.mark.parametrize("path", [p for p in MADE if p.suffix == ".sgf"], ids=lambda p: p.name)
-def test_early_endings_are_the_resignations_the_sgf_records(capsys, tmp_path, path):
-    """Every game whose SGF result ends in R (resigned) is reported as an early ending, and no other."""
-    status, report, _ = replay(capsys, tmp_path, str(path))
-    assert status == 0
-    resigned = re.findall(r"RE\[[WB]\+\d+(R?)\]", path.read_text())
-    early = [n for n in report["transcripts"][0]["notes"] if "ended early" in n["message"]]
-    assert len(early) == resigned.count("R") and len(resigned) == GAMES[path.stem]
+    early = {e["path"]: [n["line"] for n in e["notes"] if "ended early" in n["message"]] for e in report["transcripts"]}
+    for sgf in (p for p in MADE if p.suffix == ".sgf" and p.with_suffix(".mat").exists()):  # the same games end early
+        assert len(early[str(sgf)]) == len(early[str(sgf.with_suffix(".mat"))])
 
 
 @pytest.mark.parametrize("stem", ["gnubg-1pt", "gnubg-5pt-gammon", "gnubg-money"])
@@ -109,7 +106,7 @@ def test_each_planted_error_is_reported_once(capsys, tmp_path, name):
 def test_an_illegal_play_shows_the_board_the_xgid_and_the_nearest_legal_plays(capsys, tmp_path):
     status, report, _ = replay(capsys, tmp_path, str(FIXTURES / "planted" / "illegal-play.mat"))
     (error,) = report["transcripts"][0]["errors"]
-    assert error["xgid"] == "XGID=-aa---E-D---dD---b-eb-A-A-:0:0:1:54:0:0:0:0:10"
+    assert error["xgid"] == "XGID=-aa---E-D---dD---b-eb-A-A-:0:0:1:54:0:0:0:1:10"
     assert "W = white on roll" in error["board"]
     # 5-4 from there: the 8/3 of the record with a 4 (13/9, 22/18 or 6/2*) is one checker away from it
     assert error["nearest"] == ["13/9 8/3", "22/18 8/3", "8/3 6/2*"]
@@ -199,3 +196,77 @@ def test_a_missing_file_is_bad_input(capsys, tmp_path):
     status = cli.main(["replay", str(tmp_path / "nowhere.mat")])
     assert status == 2
     assert capsys.readouterr().err.startswith(f"gammonspec: {tmp_path / 'nowhere.mat'}: cannot read:")
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+MAT_HEAD = " 1 point match\n\n Game 1\n a : 0                          b : 0\n"
+
+
+def test_an_opening_double_is_a_tie_rolled_again(capsys, tmp_path):
+    path = write(tmp_path, "double.mat", MAT_HEAD + "  1) 33: 8/5(2) 6/3(2)\n")
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert error["message"] == (
+        "white 33: 8/5(2) 6/3(2) opens the game, but for that opening roll the engine says a tie, rolled again"
+    )
+
+
+def test_a_move_out_of_turn_stops_the_game(capsys, tmp_path):
+    path = write(tmp_path, "turn.sgf", "(;FF[4]GM[6]MI[length:1]\n;W[31hefe]\n;W[21mkxw])\n")
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert (error["line"], error["message"]) == (3, "white 21: 13/11 24/23, but it is black's turn")
+    notes = [n["message"] for n in report["transcripts"][0]["notes"]]
+    assert notes == ["the rest of this game is not checked"]
+
+
+def test_a_beaver_as_gnubg_records_it():
+    """A double answering a double is a beaver; the doubler's take after it only confirms it."""
+    path = FIXTURES / "gnubg-money.sgf"
+    text = path.read_text().replace(";W[take]", ";W[double]\n;B[take]", 1)
+    assert text.count(";W[double]") == 1
+    (game,) = read_text_as(path, text).games
+    assert [a.kind for a in game.actions if a.kind != "play"] == ["double", "beaver"]
+
+
+def read_text_as(path: Path, text: str):
+    from gammonspec.conformance.sgf import read_sgf
+
+    return read_sgf(path, text)
+
+
+def test_jellyfish_spellings_and_header_options(tmp_path):
+    """`bar` and `off` as Jellyfish writes them, `and the match`, and the options a header records."""
+    text = (
+        '; [Jacoby "On"]\n; [Beaver "Off"]\n; [Crawford "On"]\n\n 0 point match\n\n Game 1\n a : 0      b : 0\n'
+        "  1) 31: 8/5 6/5                 64: 24/18 13/9\n  2) 52: 13/8* 6/4               44: bar/21 6/2(2) 21/17\n"
+        "  3)  Doubles => 2                Takes\n  4) 66: 24/18 24/18 6/off 6/off\n      Wins 1 point and the match\n"
+    )
+    transcript = read(write(tmp_path, "jf.mat", text))
+    assert transcript.options == {"jacoby": True, "beavers": False} and transcript.crawford_rule is True
+    (game,) = transcript.games
+    assert [a.play for a in game.actions if a.kind == "play"][-3:] == [
+        "13/8* 6/4",
+        "bar/21 6/2(2) 21/17",
+        "24/18 24/18 6/off 6/off",
+    ]
+    assert [(a.kind, a.side) for a in game.actions[4:6]] == [("double", "white"), ("take", "black")]
+    assert (game.ending.winner, game.ending.points) == ("white", 1)
+
+
+def test_an_engine_that_fails_stops_the_replay_with_one_located_line(capsys):
+    status = cli.main(["replay", "--engine", "fake_engines:Raises", str(FIXTURES / "gnubg-5pt.mat")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(
+        f"gammonspec: engine gammonspec-reference failed, replay stopped at {FIXTURES / 'gnubg-5pt.mat'}:25: game 1,"
+        " move 19 (white 44: 6/2 5/1 4/off 4/off): RuntimeError: kaboom on 4-4"
+    )
+    assert len(err.splitlines()) == 1
