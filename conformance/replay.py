@@ -5,10 +5,12 @@ position among the engine's legal plays for that roll, every double must be allo
 (may-double) and every answer legal (cube-action), and the game's recorded winner and points must be
 what the engine scores (game-result, or the drop). The score at each game's start and its Crawford
 flag are the engine's match-after-game from the games before, each counted as the engine scored
-it (an early ending as recorded), so a wrong score line or wrong points are each reported once. A game whose record ends before it is over is an early ending, a
-resignation: reported, not judged. After an illegal play the replay goes on from the recorded
-position (the transcript's own), so each planted error is reported once; after a play that cannot
-even be made, or an illegal double, the rest of that game is not checked.
+it (an early ending as recorded), so a wrong score line or wrong points are each reported once.
+A game whose record ends before it is over is an early ending, a resignation: reported, not
+judged. After an illegal play the replay goes on from the recorded position (the transcript's
+own), so each planted error is reported once; after a play that cannot even be made, or an
+illegal double, the rest of that game is not checked. Anything the engine raises stops the
+replay with one line naming the transcript's line (exit 2), as an engine given up does in `run`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 from . import __version__
 from .board import draw
@@ -94,27 +97,35 @@ class _Game:
     cube: Cube = Cube()
     turn: Side | None = None  # the side to act next; None before the first roll
     rolls: int = 0
-    played: set[str] = field(default_factory=set)
+    played: set[Side] = field(default_factory=set)
     offer: State | None = None  # the state a pending double was offered in
     result: GameResult | None = None  # the end of the game as the engine judges it
     ended_at: Action | None = None
     capabilities: tuple[str, ...] = ()
+    action: Action | None = None  # the action being replayed
 
-    def finding(self, level: str, action: Action | None, message: str, **extra: object) -> None:
-        self.out.findings.append(
-            Finding(
-                level,
-                str(self.transcript.path),
-                action.line if action else self.game.line,
-                self.game.number,
-                action.move if action else None,
-                message,
-                **extra,  # type: ignore[arg-type]
-            )
-        )
+    def finding(
+        self, level: str, message: str, line: int | None = None, move: int | None = None, **extra: object
+    ) -> None:
+        path, number = str(self.transcript.path), self.game.number
+        self.out.findings.append(Finding(level, path, line or self.game.line, number, move, message, **extra))  # type: ignore[arg-type]
 
     def error(self, action: Action | None, message: str, **extra: object) -> None:
-        self.finding("error", action, message, **extra)
+        """An error at `action` (None: at the game's start)."""
+        self.finding("error", message, action.line if action else None, action.move if action else None, **extra)
+
+    def ask(self, method: str, *args: object) -> Any:
+        """The engine's answer; whatever it raises becomes one EngineFailure naming the transcript's line."""
+        try:
+            return getattr(self.engine, method)(*args)
+        except Exception as exc:  # noqa: BLE001 - EngineFailure, Skip, StateError or a bug of the engine's
+            a = self.action
+            where = (
+                f"{self.transcript.path}:{a.line}: game {self.game.number}, move {a.move} ({a.describe()})"
+                if a
+                else (f"{self.transcript.path}:{self.game.line}: game {self.game.number}")
+            )
+            raise failure(where, exc) from None
 
     def state(self, side: Side, dice: tuple[int, ...] = ()) -> State:
         context = TurnContext(first_turn=side not in self.played, rolls_in_game=self.rolls)
@@ -128,13 +139,9 @@ class _Game:
             if self.turn is not None and action.side != self.turn:
                 self.error(action, f"{action.describe()}, but it is {self.turn}'s turn")
                 raise _GameOff
-            try:
-                {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
-            except _GameOff:
-                raise
-            except Exception as exc:  # noqa: BLE001 - whatever the engine raised (EngineFailure, Skip, a bug)
-                where = f"{self.transcript.path}:{action.line}: game {self.game.number}, move {action.move}"
-                raise failure(f"{where} ({action.describe()})", exc) from None
+            self.action = action
+            {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
+        self.action = None
 
     def after_end(self, actions: list[Action]) -> None:
         """Actions recorded after the game was over: one error naming them all."""
@@ -159,20 +166,20 @@ class _Game:
         except NotationError as exc:
             self.illegal(action, state, None, f"{action.describe()} cannot be made: {exc}")
             raise _GameOff from None
-        legal = set(self.engine.legal_plays(state, self.rules))
+        legal = set(self.ask("legal_plays", state, self.rules))
         if after not in legal:
             self.illegal(action, state, after, f"illegal play {action.describe()}", legal)
         self.out.plays += 1
         self.layout, self.rolls, self.turn = after, self.rolls + 1, other(side)
         self.played.add(side)
-        result = self.engine.game_result(replace(state, layout=after, dice=()), self.rules)
+        result = self.ask("game_result", replace(state, layout=after, dice=()), self.rules)
         if result is not None:
             self.result, self.ended_at = result, action
 
     def illegal(
         self, action: Action, state: State, after: Layout | None, message: str, legal: set[Layout] | None = None
     ) -> None:
-        legal = legal if legal is not None else set(self.engine.legal_plays(state, self.rules))
+        legal = legal if legal is not None else set(self.ask("legal_plays", state, self.rules))
         self.error(
             action,
             message,
@@ -187,7 +194,7 @@ class _Game:
             return
         high, low = max(action.dice or (0,)), min(action.dice or (0,))
         dice = {action.side: high, other(action.side): low}
-        opened = self.engine.opening(self.rules, dice, self.game.number, None, self.cube, self.match)
+        opened = self.ask("opening", self.rules, dice, self.game.number, None, self.cube, self.match)
         if opened.starts != action.side or (opened.dice and sorted(opened.dice) != sorted(action.dice or ())):
             says = "a tie, rolled again" if opened.starts is None else f"{opened.starts} starts"
             self.error(action, f"{action.describe()} opens the game, but for that opening roll the engine says {says}")
@@ -197,7 +204,7 @@ class _Game:
             self.error(action, f"{action.describe()} while a double is unanswered")
             raise _GameOff
         state = self.state(action.side)
-        if not self.engine.may_double(state, self.rules):
+        if not self.ask("may_double", state, self.rules):
             owner = f"owned by {self.cube.owner}" if self.cube.owner else "centred"
             crawford = ", the Crawford game" if self.match.crawford else ""
             score = (
@@ -223,7 +230,7 @@ class _Game:
             self.error(action, f"{action.describe()} without a double to answer")
             raise _GameOff
         self.out.cube_actions += 1
-        outcome = self.engine.cube_action(offer, self.rules, action.kind)
+        outcome = self.ask("cube_action", offer, self.rules, action.kind)
         if not outcome.legal:
             self.error(action, f"{action.describe()}: not a legal answer to the double under these rules")
             raise _GameOff
@@ -240,30 +247,24 @@ class _Game:
     def judge_ending(self) -> None:
         ending = self.game.ending
         if ending is None:
-            self.finding("note", None, "the transcript stops before this game ends")
+            self.finding("note", "no result is recorded for this game")
             return
-        where = Action("play", ending.winner, ending.line, 0)
+        won = f"{ending.winner} wins {ending.points}"
         if self.result is None:
             if ending.resigned is False:
-                self.error(
-                    where,
-                    f"recorded as won by {ending.winner} for {ending.points} without a resignation, but the game is not over",
-                )
+                self.finding("error", f"recorded: {won}, not by resignation, but the game is not over", ending.line)
             else:
-                self.finding(
-                    "note",
-                    where,
-                    f"ended early: {other(ending.winner)} resigns, {ending.winner} wins {ending.points} (not judged)",
-                )
+                self.finding("note", f"ended early: {other(ending.winner)} resigns, {won} (not judged)", ending.line)
             return
         if (self.result.winner, self.result.points) != (ending.winner, ending.points):
-            self.error(
-                where,
-                f"recorded: {ending.winner} wins {ending.points}; the engine scores {self.result.winner} winning"
-                f" {self.result.points} ({self.result.kind}, cube {self.cube.value})",
+            self.finding(
+                "error",
+                f"recorded: {won}; the engine scores {self.result.winner} winning {self.result.points}"
+                f" ({self.result.kind}, cube {self.cube.value})",
+                ending.line,
             )
         elif ending.resigned:
-            self.finding("note", where, f"recorded as a resignation, but the game was over ({self.result.kind})")
+            self.finding("note", f"recorded as a resignation, but the game was over ({self.result.kind})", ending.line)
 
 
 def failure(where: str, exc: Exception) -> EngineFailure:
@@ -293,11 +294,11 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
     match = Match(transcript.length)
     winner: Side | None = None
     for game in transcript.games:
-        out.games += 1
         replay = _Game(engine, rules, transcript, game, match, out, capabilities=info.capabilities)
         if winner is not None:
-            replay.error(None, f"game {game.number} is recorded after {winner} won the match")
+            replay.error(None, f"recorded after {winner} won the match")
             break
+        out.games += 1
         if game.score is not None and game.score != match.score:
             replay.error(
                 None, f"the game starts at {_score(game.score)}; the games before make it {_score(match.score)}"
@@ -309,7 +310,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         try:
             replay.run()
         except _GameOff:
-            replay.finding("note", None, "the rest of this game is not checked")
+            replay.finding("note", "the rest of this game is not checked")
             replay.result = None
             if game.ending is None:
                 break
@@ -318,12 +319,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         if game.ending is None:
             break
         result = replay.result or GameResult(game.ending.winner, "resigned", game.ending.points)
-        try:
-            after = engine.match_after_game(State(replay.layout, game.ending.winner, match=match), rules, result)
-        except Exception as exc:  # noqa: BLE001 - as in _Game.run
-            raise failure(
-                f"{transcript.path}:{game.ending.line}: game {game.number}, the match after it", exc
-            ) from None
+        after = replay.ask("match_after_game", State(replay.layout, game.ending.winner, match=match), rules, result)
         match, winner = Match(match.length, after.score, after.crawford), after.winner
     return out
 

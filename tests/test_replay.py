@@ -270,3 +270,12 @@ def test_an_engine_that_fails_stops_the_replay_with_one_located_line(capsys):
         " move 19 (white 44: 6/2 5/1 4/off 4/off): RuntimeError: kaboom on 4-4"
     )
     assert len(err.splitlines()) == 1
+
+
+def test_a_game_after_the_match_is_won(capsys, tmp_path):
+    text = (FIXTURES / "gnubg-1pt.mat").read_text()
+    second = text[text.index(" Game 1") :].replace(" Game 1", " Game 2").replace("bob : 0", "bob : 1")
+    status, report, _ = replay(capsys, tmp_path, str(write(tmp_path, "two.mat", text + second)))
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert (error["game"], error["message"]) == (2, "recorded after black won the match")
