@@ -267,6 +267,12 @@ class _Game:
             self.finding("note", f"recorded as a resignation, but the game was over ({self.result.kind})", ending.line)
 
 
+def resigned(winner: Side, points: int, cube: Cube) -> GameResult:
+    """A resigned game as the protocol names results: the kind its points amount to at this cube (bg.score.*)."""
+    ratio = points // cube.value if points % cube.value == 0 else 1
+    return GameResult(winner, {2: "gammon", 3: "backgammon"}.get(ratio, "single"), points)
+
+
 def failure(where: str, exc: Exception) -> EngineFailure:
     """An engine's failure, or anything it raised, as one line saying where in the transcript it happened."""
     message = str(exc) if isinstance(exc, EngineFailure) else describe_exception(exc)
@@ -318,7 +324,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
             replay.judge_ending()
         if game.ending is None:
             break
-        result = replay.result or GameResult(game.ending.winner, "resigned", game.ending.points)
+        result = replay.result or resigned(game.ending.winner, game.ending.points, replay.cube)
         after = replay.ask("match_after_game", State(replay.layout, game.ending.winner, match=match), rules, result)
         match, winner = Match(match.length, after.score, after.crawford), after.winner
     return out
