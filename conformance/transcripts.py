@@ -158,6 +158,17 @@ class _GameDraft:
     actions: list[Action] = field(default_factory=list)
     ending: Ending | None = None
     move: int = 0
+    named: bool = False  # the names (and score) line is read
+
+    def final_actions(self) -> tuple[Action, ...]:
+        """The actions, a beaver as such; a roll without a move just before a resignation is the dice a player
+        rolled before resigning (GNU Backgammon's export writes them so), not a play."""
+        actions = beavers(self.actions)
+        if self.ending and actions and actions[-1].kind == "play" and not actions[-1].play:
+            last = actions[-1]
+            if self.ending.line - last.line in (0, 1) and self.ending.winner != last.side:
+                actions = actions[:-1]
+        return tuple(actions)
 
 
 def _entries(path: Path, n: int, text: str, start: int) -> list[tuple[int, re.Match[str]]]:
@@ -211,19 +222,20 @@ def read_mat(path: Path, text: str) -> Transcript:
         if not games:
             raise TranscriptError(path, n, f"expected 'Game 1', found {line.strip()!r}")
         game = games[-1]
-        if game.score is None and not game.actions:
+        if not game.named and not game.actions:
             m = _SCORE.match(line)
-            if not m:
+            plain = re.split(r"\s{2,}", line.strip())  # names without scores (a single game's export)
+            if not m and (len(plain) != 2 or _NUMBERED.match(line)):
                 raise TranscriptError(
                     path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}"
                 )
-            names = (m["a"], m["b"])
+            names = (m["a"], m["b"]) if m else (plain[0], plain[1])
             if players is not None and names != players:
                 raise TranscriptError(
                     path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"
                 )
-            players = names
-            game.score = (int(m["sa"]), int(m["sb"]))
+            players, game.named = names, True
+            game.score = (int(m["sa"]), int(m["sb"])) if m else None
             continue
         _mat_line(path, n, line, game)
     if length is None:
@@ -243,7 +255,7 @@ def read_mat(path: Path, text: str) -> Transcript:
         "mat",
         length,
         players or ("", ""),
-        tuple(Game(g.number, g.line, g.score, None, tuple(beavers(g.actions)), g.ending) for g in games),
+        tuple(Game(g.number, g.line, g.score, None, g.final_actions(), g.ending) for g in games),
         options,
         crawford,
     )

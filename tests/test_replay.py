@@ -279,3 +279,20 @@ def test_a_game_after_the_match_is_won(capsys, tmp_path):
     assert status == 1
     (error,) = report["transcripts"][0]["errors"]
     assert (error["game"], error["message"]) == (2, "recorded after black won the match")
+
+
+def test_dice_rolled_before_a_resignation_are_no_play(tmp_path):
+    """GNU Backgammon writes a roll and then the resignation; a roll without a move whose roller then loses is that,
+    while a dance followed by the other side's resignation stays a play."""
+    rolled = MAT_HEAD + "  1) 31: 8/5 6/5                 64:\n      Wins 1 point\n"
+    danced = MAT_HEAD + "  1) 31: 8/5 6/5                 64:\n                                  Wins 1 point\n"
+    (game,) = read(write(tmp_path, "rolled.mat", rolled)).games
+    assert [a.side for a in game.actions] == ["white"]
+    (game,) = read(write(tmp_path, "danced.mat", danced)).games
+    assert [(a.side, a.play) for a in game.actions] == [("white", "8/5 6/5"), ("black", "")]
+
+
+def test_a_single_games_export_names_the_players_without_a_score(tmp_path):
+    text = " 0 point match\n\n Game 1\n alice                          bob\n  1) 31: 8/5 6/5\n"
+    transcript = read(write(tmp_path, "game.mat", text))
+    assert transcript.players == ("alice", "bob") and transcript.games[0].score is None
