@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .state import CHECKERS, Cube, Layout, Match, Segment, Side, State, TurnContext, head_moves, other, start_layout
-from .steps import Step, next_segment, plays_step, resolve, result_step
+from .steps import Step, expected_next, plays_step, resolve, result_step
 from .yamlio import DataError, LineDict, locate
 
 
@@ -86,7 +86,7 @@ class _Walk:
                     locate(self.raw, *at, "next"),
                     "the play bears off the last checker: the game is over, nothing comes next",
                 )
-            checked = replace(checked, check_next=True, next=next_segment(self.raw, at, step["next"], owner, self.path))
+            checked = replace(checked, check_next=True, next=expected_next(step["next"], owner))
         self.pending = checked.next if checked.check_next else None
         if self.pending is None:
             self.played.add(owner)
@@ -139,7 +139,7 @@ class _Walk:
             return self.next_game(step, at, expect, line)
         if self.turn is None:
             raise self.fail(line, "nobody is on roll yet (start with an opening step or give 'turn')")
-        if self.pending is not None and "numbers" not in step:
+        if self.pending is not None and "numbers" not in step and "may_double" not in step:
             raise self.fail(
                 line,
                 f"the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)",
@@ -162,7 +162,7 @@ class _Walk:
         if "double" in step:
             return self.double(step, at, expect, line)
         if "may_double" in step:
-            return Step("may-double", self.state(self.turn), {"may_double": step["may_double"]}, line)
+            return Step("may-double", self.state(player), {"may_double": step["may_double"]}, line)
         checked = result_step(self.raw, at, expect, self.state(self.turn), line, self.path)
         self.result = expect.get("result")
         return checked

@@ -68,7 +68,7 @@ def plays_step(
         state,
         path,
         hitting,
-        rolled=False,
+        "excluded ",
     )
     if expect.get("no_play"):
         expected["plays"] = {"(no move)": state.layout}
@@ -84,7 +84,7 @@ def result_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: Sta
     return Step("result", state, expect, line)
 
 
-def next_segment(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owner: Side, path: Path) -> Segment | None:
+def expected_next(data: dict[str, Any] | None, owner: Side) -> Segment | None:
     """A step's expected next segment (`next: null` ends the turn)."""
     if data is None:
         return None
@@ -106,20 +106,20 @@ def resolve(
     state: State,
     path: Path,
     hitting: bool | None,
-    rolled: bool = True,
+    kind: str = "",
 ) -> dict[str, Layout]:
     """Each play's resulting layout under the switch `hitting` (None: as the game's rulesets have it); a play
-    the board does not allow is a DataError, and so (with `rolled`, for plays expected to be legal) is one
-    whose moves no numbers to play make."""
+    the board does not allow is a DataError, and so is one whose moves no numbers to play make: a legal play
+    must use them, and an excluded one must be a play the numbers could make that a rule forbids (one the dice
+    cannot make tests nothing)."""
     resolved: dict[str, Layout] = {}
     layout, turn, usable = state.layout, state.turn, numbers(state)
     for i, play in enumerate(plays):
         try:
             result = apply(layout, turn, play, hitting)
-            if rolled:
-                check_numbers(play, usable)
+            check_numbers(play, usable)
         except NotationError as exc:
-            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: play {play!r}: {exc}") from None
+            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: {kind}play {play!r}: {exc}") from None
         key = result.key()
         twin = next((p for p, lay in resolved.items() if lay.key() == key), None)
         if twin is not None and at[-1] == "plays":
