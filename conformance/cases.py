@@ -8,8 +8,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import jsonschema
-
 from . import position_ids
 from .messages import QUERIES, STEP_QUERIES
 from .rules import accepted, check_options, check_switches, rulesets
@@ -205,15 +203,6 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     )
 
 
-# YAML reads 6.0 as a float; JSON Schema's "integer" would accept it, a case file must not.
-_Strict = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-    ),
-)
-
-
 def _has_float(data: Any) -> bool:
     """Whether a float is anywhere in `data`: the compiled validator takes 6.0 for an integer, a case file must not
     (no field of a case takes a fraction)."""
@@ -231,7 +220,7 @@ class _Validator(Compiled):
         """The most telling schema violation of `data` (found at `at` under `root`), located; None if valid."""
         failure = self.failure(data)
         if failure is None and _has_float(data):  # the compiled validator takes 6.0 for an integer
-            error = jsonschema.exceptions.best_match(self.words.iter_errors(data))
+            error = self.worded(data)
             failure = None if error is None else (list(error.absolute_path), error.message, error)
         if failure is None:  # a float where the schema does not look (a key): the loader's own checks judge it
             return None
@@ -248,7 +237,7 @@ def _validators() -> tuple[_Validator, _Validator]:
     whole = schema("case")
     file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
     one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
-    return _Validator(file_level, _Strict), _Validator(one_case, _Strict)
+    return _Validator(file_level, strict_integers=True), _Validator(one_case, strict_integers=True)
 
 
 def _refuse_draft(raw: LineDict, path: Path) -> None:

@@ -43,7 +43,7 @@ def _messages(kind: str) -> dict[str, tuple[dict[str, Any], Compiled]]:
     for ref in defs[kind]["oneOf"]:
         name = ref["$ref"].rsplit("/", 1)[1]
         type_ = defs[name]["properties"]["type"]
-        entry = (defs[name], Compiled({"$ref": f"#/$defs/{name}", "$defs": defs}))
+        entry = (defs[name], Compiled({"$ref": f"#/$defs/{name}", "$defs": defs}, json_shaped=True))
         for value in type_.get("enum", [type_.get("const")]):
             messages[value] = entry
     return messages
