@@ -88,12 +88,17 @@ def flips(rulesets: Iterable[Ruleset]) -> list[Flip]:
 
 
 def inexpressible(flip: Flip) -> str:
-    """Why the reference engine cannot play an assignment ('' when it can).
+    """Why the reference engine cannot play an assignment ('' when it can)."""
+    return inexpressible_switch(flip.base.game, flip.name, str(flip.after)) if flip.kind == "switch" else ""
+
+
+def inexpressible_switch(game: str, switch: str, value: str) -> str:
+    """Why the reference engine cannot play `game` with this switch value ('' when it can).
 
     The state model gives a bar only to games whose geometry has one (conventions: state), so hitting
     cannot be switched on where the layout has no bar to send a checker to."""
-    if flip.kind == "switch" and flip.name == "hitting" and flip.after == "blots" and not _has_bar(flip.base.game):
-        return f"{flip.base.game} layouts have no bar, so hitting=blots cannot be played"
+    if switch == "hitting" and value == "blots" and not _has_bar(game):
+        return f"{game} layouts have no bar, so hitting=blots cannot be played"
     return ""
 
 
