@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import PROTOCOL_VERSION, __version__, profiles
+from . import PROTOCOL_VERSION, __version__, perft_command, profiles
 from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
@@ -71,18 +71,7 @@ def _parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="run the suite against an engine (the reference engine by default)")
     _engine_arguments(run)
-    run.add_argument("--game", action="append", default=[], choices=GAMES, help="only this game (repeatable)")
-    run.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
-    run.add_argument(
-        "--profile", action="append", default=[], type=Path, metavar="FILE", help="run under this profile (YAML)"
-    )
-    run.add_argument(
-        "--switch",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a switch value or option on top of each ruleset or profile run (repeatable)",
-    )
+    _target_arguments(run)
     run.add_argument(
         "--rule", action="append", default=[], type=_glob, help="only cases pinning a rule ID matching this glob"
     )
@@ -116,6 +105,22 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
 
+    fuzz = commands.add_parser("fuzz", help="compare an engine with the reference engine on random valid states")
+    _engine_arguments(fuzz)
+    _target_arguments(fuzz)
+    fuzz.add_argument(
+        "--kinds", type=_kinds, default=(), metavar="K,K", help="only these kinds of state (default: all)"
+    )
+    fuzz.add_argument("--seed", type=int, default=0, help="the seed of the random states (default 0)")
+    fuzz.add_argument("--count", type=_positive, default=1000, help="states per ruleset or profile (default 1000)")
+    fuzz.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this many seconds in all")
+    fuzz.add_argument("--max-failures", type=_positive, default=10, help="stop at this many distinct failures")
+    fuzz.add_argument(
+        "--out", type=Path, default=Path("fuzz-drafts"), metavar="DIR", help="the folder for draft cases (fuzz-drafts)"
+    )
+    fuzz.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+    fuzz.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
     check = commands.add_parser("check", help="load and validate every case, ruleset and spec page")
     _cases_option(check)
@@ -124,7 +129,51 @@ def _parser() -> argparse.ArgumentParser:
         "--game", default="all", choices=("all", *GAMES), help="only this game's rulesets (default: all)"
     )
     commands.add_parser("pinning", help="flip each switch and option of each ruleset; fail on cases that do not pin it")
+
+    perft = commands.add_parser("perft", help="count the positions after D whole turns, roll by roll; compare engines")
+    _engine_arguments(perft)
+    _target_arguments(perft)
+    perft_command.add_arguments(perft)
+
+    replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
+    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat or .sgf)")
+    _engine_arguments(replay)
+    _target_arguments(replay)
+    replay.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON here")
+    replay.add_argument("--quiet", "-q", action="store_true", help="errors and totals only (no notes)")
     return parser
+
+
+def _target_arguments(command: argparse.ArgumentParser) -> None:
+    """What a command runs under: rulesets, games, profiles, switch values (as `gammonspec run` takes them)."""
+    command.add_argument("--game", action="append", default=[], choices=GAMES, help="only this game (repeatable)")
+    command.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    command.add_argument(
+        "--profile", action="append", default=[], type=Path, metavar="FILE", help="run under this profile (YAML)"
+    )
+    command.add_argument(
+        "--switch",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a switch value or option on top of each ruleset or profile run (repeatable)",
+    )
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
+    return int(text)
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    from .generators import KINDS
+
+    names = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in names if k not in KINDS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown kind {', '.join(unknown) or repr(text)} (kinds: {', '.join(KINDS)})")
+    return names
 
 
 def _engine_arguments(command: argparse.ArgumentParser) -> None:
@@ -202,6 +251,31 @@ def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Rulese
     return {target.name: target for target in targets}
 
 
+def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
+    """The rulesets or profiles of `_target_arguments`, narrowed to the games and rulesets named; ValueError if none."""
+    unknown = set(args.ruleset) - set(rulesets())
+    if unknown:
+        raise ValueError(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+    targets = {
+        name: t
+        for name, t in _targets(args.profile, args.switch).items()
+        if (not args.game or t.game in args.game)
+        and (not args.ruleset or {t.name, getattr(t, "base", t.name)} & set(args.ruleset))
+    }
+    if not targets:
+        raise ValueError("no ruleset or profile matches --game and --ruleset")
+    return targets
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    try:
+        targets = _selected_targets(args)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    return perft_command.command(args, targets)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from .launch import run_engine
     from .runner import Filters, plan
@@ -250,6 +324,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
     return status
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from .fuzz_command import command
+
+    unknown = set(args.ruleset) - set(rulesets())
+    if unknown:
+        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        return EXIT_USAGE
+    _writable("--json", args.json)
+    try:
+        targets = _targets(args.profile, args.switch)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    return command(args, targets)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
@@ -327,7 +417,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from .coverage import clauses, unknown_rules
 
-    loaded, specs = _loaded(args), clauses()
+    loaded, specs = load(args.cases, drafts=False) if args.cases else shipped(), clauses()
     problems = [*loaded.errors, *unknown_rules(loaded.cases)]
     for problem in problems:
         _say(problem)
@@ -353,17 +443,32 @@ def cmd_pinning(args: argparse.Namespace) -> int:
     return EXIT_OK if ok(results) else EXIT_FAILED
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from . import replay
+
+    _writable("--json", args.json)
+    try:
+        targets = _selected_targets(args)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    return replay.main(args, targets)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {
         "run": cmd_run,
         "identify": cmd_identify,
+        "fuzz": cmd_fuzz,
         "report": cmd_report,
         "serve": cmd_serve,
         "coverage": cmd_coverage,
         "check": cmd_check,
         "matrix": cmd_matrix,
         "pinning": cmd_pinning,
+        "perft": cmd_perft,
+        "replay": cmd_replay,
     }[args.command]
     try:
         return handler(args)

@@ -349,6 +349,23 @@ def test_includes_and_excludes_are_checked_too(write):
     assert_error(error_of(exc), exc, 12, "play '13/1'", "point 1 is held by black")
 
 
+def test_excluded_play_the_dice_cannot_make(write):
+    """Excluding a play the roll cannot make tests nothing: it is an error at load, on the play's own line."""
+    path = write(
+        "exc.yaml",
+        variant(
+            (
+                'plays:\n        - "24/13"\n        - "24/18 13/8"',
+                'excludes:\n        - {play: "24/18", reason: both-dice-required}\n'
+                '        - {play: "24/18 24/20", reason: both-dice-required}',
+            )
+        ),
+    )
+    assert_error(
+        error_of(path), path, 12, "case one: excluded play '24/18 24/20'", "24/20 moves 4 pips, which no numbers of 6-5"
+    )
+
+
 def test_two_plays_reaching_the_same_position(write):
     path = write("twin.yaml", variant(('- "24/18 13/8"', '- "24/18/13"')))
     assert_error(error_of(path), path, 12, "'24/18/13' and '24/13' reach the same position")
@@ -411,6 +428,21 @@ def test_scenario_loads_with_its_segments(write):
     assert first.check_next and first.next is not None and first.next.numbers == (6, 6, 6, 6)
     assert second.state.segment == first.next and second.state.context.head_moves == 1
     assert case.queries == {"legal-plays", "next-segment"}
+
+
+def before_the_sixes(step: str) -> str:
+    """The scenario with `step` (YAML lines) inserted between the chain's 5-5 and its 6-6."""
+    return scenario(("      - numbers: [6, 6, 6, 6]\n", step + "      - numbers: [6, 6, 6, 6]\n"))
+
+
+def test_may_double_mid_turn_is_asked_of_the_segment_player(write):
+    """Between a chain's doubles the question carries the segment due; any other step there is refused."""
+    (case,) = load_file(write("s.yaml", before_the_sixes("      - may_double: false\n")))
+    asked = case.steps[1]
+    assert asked.kind == "may-double" and asked.expect == {"may_double": False}
+    assert asked.state.turn == "white" and asked.state.segment == case.steps[0].next
+    path = write("r.yaml", before_the_sixes('      - roll: [2, 1]\n        play: "24/21"\n'))
+    assert_error(error_of(path), path, 14, "case chain: step 2: the turn goes on: white plays [6, 6, 6, 6]")
 
 
 def test_scenario_that_stops_mid_turn_is_rejected(write):

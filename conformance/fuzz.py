@@ -1,0 +1,302 @@
+"""`gammonspec fuzz`: an engine against the reference engine on random valid states (conformance/generators.py).
+
+For each ruleset or profile, seeded states of every kind that applies are asked of both engines: the
+legal plays, the next segment and the game's result, where the engine answers those queries.  A
+disagreement is shrunk (fewer checkers, fewer points, a simpler roll, a plainer turn context) while it
+persists, explained by the one-switch (or option) flips of the reference engine that give the engine's
+answer, and grouped with the others it shares that explanation with (or, for a bug no flip explains,
+the shape of the plays it gets wrong), so that a reading difference is one failure, not thousands.
+Each failure is written as a *draft* case (`draft: fuzz`): its expectation is the reference engine's
+answer, which must be confirmed by hand before the case may enter a suite.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from gammonspec.reference import ReferenceEngine
+
+from . import generators, shrink
+from .engine import Engine, EngineFailure, Skip, describe_exception
+from .rules import Rules, registry
+from .runner import Target
+from .state import HEAD, Layout, Segment, Side, State, StateError, other, standing_six_block
+
+ASPECTS = ("plays", "next", "result")
+CAPABILITY = {"plays": "legal-plays", "next": "next-segment", "result": "game-result"}
+
+# ---- asking -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answers:
+    """What an engine says of a state, per aspect, in a form that compares (absent: not asked)."""
+
+    values: dict[str, Any]
+    layouts: dict[str, Layout] = field(default_factory=dict)  # the plays' layouts by key
+
+
+def _next_of(segment: Segment | None) -> tuple[Any, ...] | None:
+    return None if segment is None else (segment.owner, bool(segment.passed), tuple(sorted(segment.numbers)))
+
+
+def ask(engine: Engine, state: State, rules: Rules, aspects: Iterable[str]) -> Answers:
+    """The engine's answers on `aspects`; its exceptions propagate (Skip, EngineFailure, its own)."""
+    values: dict[str, Any] = {}
+    layouts: dict[str, Layout] = {}
+    for aspect in aspects:
+        if aspect == "plays":
+            for layout in engine.legal_plays(state, rules):
+                if not isinstance(layout, Layout) or layout.game != state.game:
+                    raise StateError(f"engine answered {layout!r}, not a {state.game} layout")
+                layouts[layout.key()] = layout
+            values["plays"] = frozenset(layouts)
+        elif aspect == "next":
+            values["next"] = _next_of(engine.next_segment(state, rules))
+        else:
+            result = engine.game_result(state, rules)
+            values["result"] = None if result is None else (result.winner, result.kind, result.points)
+    return Answers(values, layouts)
+
+
+def differs(expected: Answers, got: Answers) -> str | None:
+    """The first aspect the answers differ on (the next segment only once the plays agree)."""
+    return next((a for a in ASPECTS if a in got.values and got.values[a] != expected.values[a]), None)
+
+
+# ---- explaining and grouping --------------------------------------------------------------------
+
+
+def flips(rules: Rules, target: Target) -> dict[str, Rules]:
+    """Every one-switch change of `rules`, and every other allowed value of each option: 'name=value' -> rules."""
+    result = {}
+    for name, spec in registry()["switches"].items():
+        for value in spec["values"]:
+            if value != rules.switches[name]:
+                result[f"{name}={value}"] = replace(rules, switches={**rules.switches, name: value})
+    for name, spec in target.options.items():
+        for value in spec["allowed"]:
+            if value != rules.options.get(name):
+                result[f"{name}={str(value).lower()}"] = replace(rules, options={**rules.options, name: value})
+    return result
+
+
+def explained_by(state: State, rules: Rules, target: Target, aspect: str, got: Answers) -> frozenset[str]:
+    """The flips under which the reference engine gives the engine's answer on `aspect`."""
+    oracle = ReferenceEngine()
+    found = set()
+    for name, flipped in flips(rules, target).items():
+        try:
+            if ask(oracle, state, flipped, [aspect]).values[aspect] == got.values[aspect]:
+                found.add(name)
+        except (StateError, KeyError, ValueError):
+            continue  # a combination of values the reference engine cannot play
+    return frozenset(found)
+
+
+def _pips_moved(before: Layout, after: Layout, side: Side) -> int:
+    return generators.pips(before, side) - generators.pips(after, side)
+
+
+def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longest: int) -> set[str]:
+    """What a play does that a rule is about: bears off, enters, hits, leaves the head twice, builds a six-block,
+    stops short of the longest legal play, or does nothing."""
+    tags = set()
+    if after == before:
+        tags.add("no move")
+    if after.borne_off(side) > before.borne_off(side):
+        tags.add("bears off")
+    if after.on_bar(side) < before.on_bar(side):
+        tags.add("enters")
+    if after.on_bar(other(side)) > before.on_bar(other(side)):
+        tags.add("hits")
+    if rules["head-rule"] != "none" and before.points(side)[HEAD - 1] - after.points(side)[HEAD - 1] > 1:
+        tags.add("leaves the head twice")
+    if standing_six_block(after) and not standing_six_block(before):
+        tags.add("builds a six-block")
+    if 0 < _pips_moved(before, after, side) < longest:
+        tags.add("stops short")
+    return tags
+
+
+def features(state: State, rules: Rules, aspect: str, expected: Answers, got: Answers) -> tuple[str, ...]:
+    """The shape of a disagreement no flip explains: what the missing and the extra plays do (or the next segment
+    and results each gives)."""
+    if aspect != "plays":
+        shape = {"next": lambda v: "ends" if v is None else ("passed" if v[1] else f"{len(v[2])} numbers")}.get(
+            aspect, lambda v: "not over" if v is None else v[1]
+        )
+        return (f"expected {shape(expected.values[aspect])}", f"engine {shape(got.values[aspect])}")
+    before, side = state.layout, state.turn
+    layouts = {**got.layouts, **expected.layouts}
+    longest = max((_pips_moved(before, lay, side) for lay in expected.layouts.values()), default=0)
+    tags: set[str] = set()
+    for which, keys in (
+        ("missing", expected.values["plays"] - got.values["plays"]),
+        ("extra", got.values["plays"] - expected.values["plays"]),
+    ):
+        found = set().union(*(play_features(before, layouts[k], side, rules, longest) for k in keys)) if keys else set()
+        tags |= {f"{which} {t}" for t in found} or ({f"{which} plays"} if keys else set())
+    return tuple(sorted(tags))
+
+
+@dataclass
+class Failure:
+    """One distinct disagreement: the first state that showed it, shrunk, and how many states showed it."""
+
+    target: str
+    aspect: str
+    explanation: frozenset[str]  # flips that give the engine's answer (narrowed as states join)
+    features: tuple[str, ...]  # the shape, when no flip explains it
+    kind: str
+    original: State
+    state: State  # shrunk
+    expected: Answers
+    got: Answers
+    states: int = 1
+    draft: Path | None = None
+
+    def joins(self, other_: Failure) -> bool:
+        if (self.target, self.aspect) != (other_.target, other_.aspect):
+            return False
+        if self.explanation or other_.explanation:
+            return bool(self.explanation & other_.explanation)
+        return self.features == other_.features
+
+    @property
+    def title(self) -> str:
+        what = {"plays": "legal plays", "next": "next segment", "result": "game result"}[self.aspect]
+        if self.explanation:
+            return f"{what}: the engine plays as if {' or '.join(sorted(self.explanation))}"
+        return f"{what}: no one-switch reading explains it (a bug): {', '.join(self.features)}"
+
+
+# ---- the campaign ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    target: str
+    positions: int = 0
+    mismatches: int = 0
+    skipped: int = 0
+    errored: int = 0
+    seconds: float = 0.0
+    kinds: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Campaign:
+    engine: str
+    seed: int
+    tallies: list[Tally]
+    failures: list[Failure]
+    stopped: str = ""  # why it ended before its count, if it did
+    fatal: str = ""
+
+
+def _aspects(capabilities: Iterable[str], over: bool) -> tuple[str, ...]:
+    wanted = ("result",) if over else ASPECTS
+    return tuple(a for a in wanted if CAPABILITY[a] in capabilities)
+
+
+def check_state(
+    engine: Engine, state: State, rules: Rules, capabilities: tuple[str, ...]
+) -> tuple[str | None, Answers, Answers]:
+    """(the aspect they differ on or None, the reference's answers, the engine's)."""
+    oracle = ReferenceEngine()
+    over = oracle.game_result(state, rules) is not None
+    aspects = _aspects(capabilities, over)
+    expected = ask(oracle, state, rules, aspects)
+    got = ask(engine, state, rules, aspects)
+    return differs(expected, got), expected, got
+
+
+def fuzz(
+    engine: Engine,
+    targets: list[Target],
+    kinds: tuple[str, ...] = (),
+    seed: int = 0,
+    count: int = 1000,
+    seconds: float | None = None,
+    max_failures: int = 10,
+    progress: Callable[[int], None] = lambda n: None,
+) -> Campaign:
+    """Ask `count` states of each target (the kinds that apply to it) of `engine` and of the reference engine."""
+    info = engine.info()
+    capabilities = tuple(info.capabilities)
+    began = time.perf_counter()
+    campaign = Campaign(f"{info.name} {info.version}", seed, [], [])
+    for index, target in enumerate(targets):
+        rules = target.rules()
+        tally = Tally(target.name)
+        campaign.tallies.append(tally)
+        rng = random.Random(f"{seed}:{index}:{target.name}")
+        started = time.perf_counter()
+        for kind, state in generators.states(rng, rules, generators.kinds_for(rules, kinds)):
+            if tally.positions >= count or campaign.stopped:
+                break
+            if seconds is not None and time.perf_counter() - began > seconds:
+                campaign.stopped = f"the time budget of {seconds:g} s ran out"
+                break
+            tally.positions += 1
+            tally.kinds[kind] += 1
+            progress(1)
+            try:
+                aspect, expected, got = check_state(engine, state, rules, capabilities)
+            except Skip:
+                tally.skipped += 1
+                continue
+            except (EngineFailure, StateError, Exception) as exc:  # noqa: BLE001 - the engine's fault, counted
+                tally.errored += 1
+                fatal = isinstance(exc, EngineFailure) and exc.fatal
+                if len(tally.errors) < 5:
+                    tally.errors.append(
+                        f"{kind} state {state.layout.key()} {list(state.dice)}: {describe_exception(exc)}"
+                    )
+                if fatal:
+                    campaign.fatal = str(exc)
+                    break
+                continue
+            if aspect is None:
+                continue
+            tally.mismatches += 1
+            failure = _failure(engine, state, rules, target, kind, aspect, capabilities)
+            same = next((f for f in campaign.failures if f.joins(failure)), None)
+            if same is not None:
+                same.states += 1
+                if same.explanation and failure.explanation:
+                    same.explanation &= failure.explanation
+                continue
+            campaign.failures.append(failure)
+            if len(campaign.failures) >= max_failures:
+                campaign.stopped = f"{max_failures} distinct failures found (--max-failures)"
+        tally.seconds = time.perf_counter() - started
+        if campaign.stopped or campaign.fatal:
+            break
+    return campaign
+
+
+def _failure(
+    engine: Engine, state: State, rules: Rules, target: Target, kind: str, aspect: str, capabilities: tuple[str, ...]
+) -> Failure:
+    """The disagreement on `state`, shrunk while it persists on the same aspect, explained and shaped."""
+
+    def still(candidate: State) -> bool:
+        try:
+            return check_state(engine, candidate, rules, capabilities)[0] == aspect
+        except Exception:  # noqa: BLE001 - a candidate the engine cannot answer is not the same failure
+            return False
+
+    small = shrink.shrink(state, rules, still)
+    _, expected, got = check_state(engine, small, rules, capabilities)
+    explanation = explained_by(small, rules, target, aspect, got)
+    shape = () if explanation else features(small, rules, aspect, expected, got)
+    return Failure(target.name, aspect, explanation, shape, kind, state, small, expected, got)

@@ -1,0 +1,270 @@
+"""`gammonspec perft`: count an engine's tree of whole turns, compare it with the reference, find where it parts.
+
+Without an engine the reference engine is counted.  With `--engine`/`--engine-cmd` the engine is
+counted and compared with the reference engine under the same rules; on a difference the command
+bisects down the tree (the first roll, then the first play, whose subtree counts differ) to the
+first position and roll at which the two engines' plays differ, prints it and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from . import PROTOCOL_VERSION, __version__, jobs
+from .board import draw
+from .engine import Engine, EngineFailure, EngineLoadError
+from .perft import Count, Difference, Node, Perft, Roll, first_difference, play_text, roll_text, units, weight
+from .position_ids import decode_xgid, encode_xgid
+from .profiles import Profile
+from .reports import printable, write_atomically
+from .rules import Rules, Ruleset
+from .state import State, StateError
+from .yamlio import DataError, read_text
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+Unit = tuple[Roll, Any]  # (roll, the layout its turn leaves)
+
+
+def add_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--depth", "-d", type=jobs.jobs_type, default=2, metavar="D", help="plies (default 2)")
+    where = command.add_mutually_exclusive_group()
+    where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
+    where.add_argument(
+        "--state", type=Path, metavar="FILE", help="from this protocol state (JSON), instead of the start"
+    )
+    command.add_argument("--divide", action="store_true", help="the counts by first roll and by first play")
+    command.add_argument("--json", type=Path, metavar="FILE", help="write the counts (by first roll and play) here")
+    jobs.add_arguments(command)
+
+
+def root_of(args: argparse.Namespace) -> Node | None:
+    """The position to count from, or None for each ruleset's start."""
+    if args.xgid:
+        try:
+            layout, turn, _ = decode_xgid(args.xgid)
+        except StateError as exc:
+            raise DataError(Path("--xgid"), None, str(exc)) from None
+        return Node(layout, turn or "white")
+    if args.state:
+        text = read_text(args.state)
+        try:
+            return Node.of(State.from_wire(json.loads(text)))
+        except json.JSONDecodeError as exc:
+            raise DataError(args.state, exc.lineno, f"not JSON: {exc.msg}") from None
+        except (StateError, TypeError, AttributeError) as exc:
+            raise DataError(args.state, None, f"not a protocol state: {exc}") from None
+    return None
+
+
+@dataclass
+class Table:
+    """The counts of one ruleset or profile: one row per first (roll, play), in the order of `units`."""
+
+    target: str
+    depth: int
+    root: Node
+    rows: list[tuple[Roll, str, Count]]
+
+    @property
+    def total(self) -> Count:
+        return sum((c for _, _, c in self.rows), Count(0, 0))
+
+    def by_roll(self) -> dict[Roll, Count]:
+        out: dict[Roll, Count] = {}
+        for roll, _, c in self.rows:
+            out[roll] = out.get(roll, Count(0, 0)) + c
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        total = self.total
+        return {
+            "target": self.target,
+            "depth": self.depth,
+            "state": self.root.state(()).to_wire(),
+            "positions": total.positions,
+            "weighted": total.weighted,
+            "units": [
+                {"roll": roll_text(r), "play": p, "positions": c.positions, "weighted": c.weighted}
+                for r, p, c in self.rows
+            ],
+        }
+
+
+# --- the work of one worker process -------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def setup_worker(engine_args: dict[str, Any] | None) -> None:
+    """Start this worker's engine (None: the reference engine in process), once."""
+    _WORKER["engine"] = engine_of(engine_args)
+    _WORKER["perfts"] = {}
+
+
+def count_chunk(rules: Rules, root: Node, depth: int, chunk: list[Unit], perft: Perft | None = None) -> list[Count]:
+    """The perft of depth - 1 below each unit, weighted by the unit's roll (in a worker: with its engine)."""
+    if perft is None:
+        perft = _WORKER["perfts"].setdefault(repr(rules), Perft(_WORKER["engine"], rules))
+    return [perft.count(root.after(layout), depth - 1).times(weight(roll)) for roll, layout in chunk]
+
+
+def engine_of(engine_args: dict[str, Any] | None) -> Engine:
+    if engine_args is None:
+        from gammonspec.reference import ReferenceEngine
+
+        return ReferenceEngine()
+    from .launch import start
+
+    return start(argparse.Namespace(**engine_args))
+
+
+def engine_args_of(args: argparse.Namespace) -> dict[str, Any] | None:
+    if args.engine is None and args.engine_cmd is None:
+        return None
+    return {k: getattr(args, k) for k in ("engine", "engine_cmd", "timeout", "startup_timeout")}
+
+
+def count_units(
+    perft: Perft, engine_args: dict[str, Any] | None, root: Node, depth: int, work: list[Unit], n_jobs: int
+) -> list[Count]:
+    """The perft of depth - 1 below each unit (weighted by the unit's roll): with `perft` in this process, or
+    over `n_jobs` worker processes, each with an engine of its own started from `engine_args`."""
+    if n_jobs == 1:
+        return count_chunk(perft.rules, root, depth, work, perft)
+    task = partial(count_chunk, perft.rules, root, depth)
+    return list(jobs.parallel(task, work, n_jobs, setup_worker, (engine_args,)))
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def _say(message: str) -> None:
+    print(f"gammonspec: {printable(message)}", file=sys.stderr)
+
+
+def describe_difference(target: str, diff: Difference) -> str:
+    node = diff.node
+    lines = [f"{target}: the engine's plays differ from the reference's"]
+    if diff.path:
+        lines.append("after " + ", ".join(f"{roll_text(r)}: {p}" for r, p in diff.path))
+    lines.append(f"{node.turn} to play {roll_text(diff.roll)}:")
+    lines.append(draw(node.layout, node.turn))
+    if node.layout.game == "backgammon":
+        lines.append(f"XGID: {encode_xgid(node.layout, node.turn, diff.roll)}")
+    lines.append(f"state: {json.dumps(node.state(diff.roll).to_wire(), separators=(',', ':'))}")
+    if diff.missing:
+        lines.append(f"missing ({len(diff.missing)}): {' | '.join(diff.missing)}")
+    if diff.extra:
+        lines.append(f"extra ({len(diff.extra)}): {' | '.join(diff.extra)}")
+    return "\n".join(lines)
+
+
+def text(table: Table, divide: bool, against: Table | None = None) -> str:
+    t = table.total
+    where = "the start" if table.root == Node.start(table.root.layout.game) else "the position given"
+    head = f"{table.target}: depth {table.depth} from {where}: {t.positions} positions, {t.weighted} over 36 rolls"
+    if against is not None:
+        a = against.total
+        head += f" (reference: {a.positions}, {a.weighted})"
+    if not divide:
+        return head
+    lines = [head, f"  {'roll / play':<28}{'positions':>12}{'weighted':>12}"]
+    rows_by_roll: dict[Roll, list[tuple[str, Count]]] = {}
+    for roll, play, c in table.rows:
+        rows_by_roll.setdefault(roll, []).append((play, c))
+    for roll, c in table.by_roll().items():
+        lines.append(f"  {roll_text(roll):<28}{c.positions:>12}{c.weighted:>12}")
+        for play, pc in rows_by_roll[roll]:
+            lines.append(f"    {play:<26}{pc.positions:>12}{pc.weighted:>12}")
+    return "\n".join(lines)
+
+
+def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engine, root: Node | None) -> int:
+    rules = target.rules()
+    root = root or Node.start(target.game)
+    compare = engine_args_of(args) is not None
+    mine = Perft(engine, rules)
+    reference = Perft(engine_of(None), rules) if compare else mine
+    if compare:
+        diff = first_difference(reference, mine, root, 1)  # the first ply, from the root itself
+        if diff is not None:
+            print(describe_difference(target.name, diff))
+            return EXIT_FAILED
+    work = jobs.select(list(units(root, rules, engine, mine)), jobs.shard_of(args))
+    plays = [play_text(root.layout, layout, root.turn) for _, layout in work]
+    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs)
+    table = Table(target.name, args.depth, root, [(r, p, c) for (r, _), p, c in zip(work, plays, counts)])
+    status, against = EXIT_OK, None
+    if compare:
+        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs)
+        against = Table(target.name, args.depth, root, [(r, p, c) for (r, _), p, c in zip(work, plays, ref_counts)])
+        print(text(table, args.divide, against))
+        for (roll, layout), play, got, want in zip(work, plays, counts, ref_counts):
+            if got != want:
+                diff = first_difference(reference, mine, root.after(layout), args.depth - 1)
+                if diff is not None:
+                    diff = Difference(((roll, play), *diff.path), diff.node, diff.roll, diff.missing, diff.extra)
+                    print(describe_difference(target.name, diff))
+                return EXIT_FAILED
+    else:
+        print(text(table, args.divide))
+    args.tables.append(table)
+    return status
+
+
+def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:
+    root = root_of(args)
+    if root is not None:
+        targets = {k: t for k, t in targets.items() if t.game == root.layout.game}
+        if not targets:
+            _say(f"no ruleset or profile selected is of the position's game, {root.layout.game}")
+            return EXIT_USAGE
+    if args.json:
+        from .cli import _writable
+
+        _writable("--json", args.json)
+    try:
+        engine = engine_of(engine_args_of(args))
+        info = engine.info()
+    except EngineLoadError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    except EngineFailure as exc:
+        _say(f"the engine failed its handshake: {exc}")
+        return EXIT_USAGE
+    args.tables = []
+    worst = EXIT_OK
+    try:
+        declared = [t for t in targets.values() if info.declares(t)]
+        if not declared:
+            _say(f"engine {info.name} declares none of the rulesets selected: {', '.join(targets)}")
+            return EXIT_USAGE
+        for target in declared:
+            try:
+                worst = max(worst, run_target(args, target, engine, root))
+            except EngineFailure as exc:
+                _say(f"{target.name}: engine {info.name}: {exc}")
+                worst = EXIT_USAGE
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    if args.json:
+        write_atomically(args.json, json.dumps(report(args, info.name, info.version), indent=2) + "\n")
+    return worst
+
+
+def report(args: argparse.Namespace, name: str, version: str) -> dict[str, Any]:
+    shard = jobs.shard_of(args)
+    return {
+        "kind": "perft",
+        "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
+        "engine": {"name": name, "version": version},
+        "shard": None if shard is None else shard.to_json(),
+        "tables": [t.to_json() for t in args.tables],
+    }

@@ -1,0 +1,109 @@
+"""Perft counted without the reference engine or the harness's perft walk: the oracle of cases/perft/.
+
+A plain recursion over whole turns (spec/perft.md) whose move generators share no code with the
+reference engine: GNU Backgammon's (gnubg-nn, the `crosscheck` extra) for backgammon, the
+independent enumerators of tests/independent_narde.py (Narde) and tests/independent_crazy.py (Crazy
+Narde: whole turns, chains and passed numbers included) for the other games.  No memoisation across
+the tree: each branch is walked as it comes (with a cache of the turn results only).
+
+`python tests/perft_independent.py [RULESET ...] [--depth D]` prints the table of each ruleset's
+start; tests/test_perft.py checks depth 1 of the published tables with it, tests/soak the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import independent_crazy  # noqa: E402
+import independent_narde  # noqa: E402
+from gammonspec.conformance.rules import Rules, rulesets  # noqa: E402
+from gammonspec.conformance.state import Layout, Side, TurnContext, other, start_layout  # noqa: E402
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+Turn = Callable[[Layout, Side, tuple[int, int], TurnContext, Rules], set[Layout]]
+
+
+def from_key(game: str, key: str) -> Layout:
+    """A layout from its canonical key (conventions: canonical key)."""
+    parts = dict(part.split(":") for part in key.split("|"))
+    nums = {k: tuple(int(n) for n in v.split(",")) for k, v in parts.items()}
+    return Layout(game, nums["w"], nums["b"], nums["bar"], nums["off"])
+
+
+def gnubg_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnContext, rules: Rules) -> set[Layout]:
+    import gnubg_nn
+    from crosscheck_gnubg import gnubg_plays
+
+    return gnubg_plays(gnubg_nn, layout, side, dice)
+
+
+def narde_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnContext, rules: Rules) -> set[Layout]:
+    return {from_key(layout.game, k) for k in independent_narde.legal_results(layout, side, dice, context, rules)}
+
+
+def crazy_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnContext, rules: Rules) -> set[Layout]:
+    return {from_key(layout.game, k) for k in independent_crazy.chain_results(layout, side, dice, context, rules)}
+
+
+TURNS: dict[str, Turn] = {"backgammon": gnubg_turn, "narde": narde_turn, "crazy-narde": crazy_turn}
+
+
+def perft(ruleset: str, depth: int) -> tuple[int, int, dict[str, tuple[int, int]]]:
+    """(positions, 36-weighted, per first roll) after `depth` whole turns from the ruleset's start."""
+    rs = rulesets()[ruleset]
+    rules, turn = rs.rules(), TURNS[rs.game]
+
+    @cache
+    def results(layout: Layout, side: Side, dice: tuple[int, int], first: bool, rolls: int) -> frozenset[Layout]:
+        return frozenset(turn(layout, side, dice, TurnContext(first, rolls, 0), rules))
+
+    def walk(layout: Layout, side: Side, played: frozenset, rolls: int, depth: int) -> tuple[int, int]:
+        if depth == 0:
+            return 1, 1
+        if 15 in layout.off:
+            return 0, 0
+        opening = rolls == 0 and not played and rules["opening"] == "play-lead-dice"
+        n = w = 0
+        for dice in ROLLS:
+            if opening and dice[0] == dice[1]:
+                continue  # the opening roll is never a double
+            times = 1 if dice[0] == dice[1] else 2
+            for after in results(layout, side, dice, side not in played, rolls):
+                dn, dw = walk(after, other(side), played | {side}, rolls + 1, depth - 1)
+                n, w = n + dn, w + times * dw
+        return n, w
+
+    start = start_layout(rs.game)
+    by_roll: dict[str, tuple[int, int]] = {}
+    total_n = total_w = 0
+    for dice in ROLLS:
+        if rules["opening"] == "play-lead-dice" and dice[0] == dice[1]:
+            continue
+        n = w = 0
+        for after in results(start, "white", dice, True, 0):
+            dn, dw = walk(after, "black", frozenset({"white"}), 1, depth - 1)
+            n, w = n + dn, w + dw
+        by_roll[f"{dice[0]}-{dice[1]}"] = (n, w)
+        total_n, total_w = total_n + n, total_w + (1 if dice[0] == dice[1] else 2) * w
+    return total_n, total_w, by_roll
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rulesets", nargs="*", default=list(rulesets()))
+    parser.add_argument("--depth", type=int, default=2)
+    args = parser.parse_args()
+    for name in args.rulesets:
+        for d in range(1, args.depth + 1):
+            n, w, _ = perft(name, d)
+            print(f"{name} depth {d}: {n} positions, {w} weighted", flush=True)
+
+
+if __name__ == "__main__":
+    main()
