@@ -47,6 +47,8 @@ CSS = """
 .matrix .pin a { white-space: nowrap; margin-right: .4em; }
 .matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
+.results td { white-space: normal !important; }
+.results td code { white-space: nowrap; word-break: keep-all; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
@@ -301,6 +303,16 @@ def badge(report: dict[str, Any]) -> str:
     return json.dumps(data)
 
 
+def _identified(report: dict[str, Any]) -> str:
+    """The profile `identify` finds closest, per game, and the ruleset it was asked as when that differs."""
+    out = []
+    for found in report.get("identified") or []:
+        if isinstance(found, dict) and found.get("closest_profile"):
+            closest, asked = found["closest_profile"], found.get("asked_as")
+            out.append(f"`{closest}`" + (f" (asked as `{asked}`)" if asked and asked != closest else ""))
+    return "<br>".join(out) or "—"
+
+
 def results_page(found: list[dict[str, Any]]) -> str:
     """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
     by_id = {case.id: case for case in suite()}
@@ -311,28 +323,31 @@ def results_page(found: list[dict[str, Any]]) -> str:
         "Each engine's JSON report (`gammonspec report`), dated, with the suite version it ran.",
         "",
     ]
-    lines += ["| engine | version | date | suite | identified | badge | " + " | ".join(f"`{n}`" for n in names) + " |"]
-    lines += ["|---|---|---|---|---|---|" + "---|" * len(names)]
+    engines = [r["engine"]["name"] for r in found]
+    lines += ['<div class="results" markdown>', "", "| engine | identified | badge | version | suite | date |"]
+    lines += ["|---|---|---|---|---|---|"]
     failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    counts: dict[str, dict[str, Counter[str]]] = {n: {} for n in names}
     for r in found:
         engine = r["engine"]["name"]
-        counts = {n: Counter() for n in names}
         for res in r["results"]:
-            counts.setdefault(res["ruleset"], Counter())[res["status"]] += 1
+            counts.setdefault(res["ruleset"], {}).setdefault(engine, Counter())[res["status"]] += 1
             if res["status"] in ("failed", "errored"):
                 for rule in res["rules"]:
                     failing.setdefault(rule, []).append((engine, res))
-        cells = [
-            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗ · {c['skipped']} skipped" if sum(c.values()) else "—"
-            for c in (counts[n] for n in names)
-        ]
-        profiles = [i.get("closest_profile", "") for i in r.get("identified") or [] if isinstance(i, dict)]
-        ident = ", ".join(f"`{p}`" for p in profiles if p) or "—"
         lines.append(
-            f"| {engine} | {r['engine'].get('version', '')} | {r.get('date', '')} | {r['suite']['version']} | "
-            f"{ident} | "
-            f"[endpoint](badges/{engine}.json) | " + " | ".join(cells) + " |"
+            f"| {engine} | {_identified(r)} | [endpoint](badges/{engine}.json) | {r['engine'].get('version', '')} | "
+            f"{r['suite']['version']} | {r.get('date', '')} |"
         )
+    lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset:", ""]
+    lines += ["| ruleset | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
+    for name in names:
+        cells = [
+            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗<br>{c['skipped']} skipped" if c else "—"
+            for c in (counts[name].get(engine, Counter()) for engine in engines)
+        ]
+        lines.append(f"| {ruleset_link(name)} | " + " | ".join(cells) + " |")
+    lines += ["", "</div>"]
     lines += ["", "## Failures by rule", ""]
     if not failing:
         lines.append("No engine fails a case.")
