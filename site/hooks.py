@@ -37,7 +37,7 @@ AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
 .after figure { margin: 0; }
-.md-typeset table:not([class]) td, .md-typeset table:not([class]) th { white-space: nowrap; }
+.md-typeset table:not([class]) td code { white-space: nowrap; word-break: keep-all; }  /* names never break */
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
 .matrix { overflow-x: auto; max-width: 100%; }
@@ -47,8 +47,6 @@ CSS = """
 .matrix .pin a { white-space: nowrap; margin-right: .4em; }
 .matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
-.results td { white-space: normal !important; }
-.results td code { white-space: nowrap; word-break: keep-all; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
@@ -577,7 +575,10 @@ def home() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     checking = readme.split("## Checking your engine", 1)[1].split("```", 2)[1]
     start = State(start_layout("backgammon"), "white", (3, 1))
-    sets = [f"| `{rs.name}` | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |" for rs in rulesets().values()]
+    sets = [
+        f"| {ruleset_link(rs.name)} | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |"
+        for rs in rulesets().values()
+    ]
     return [
         "",
         board(start, "The backgammon starting position, white to play 3-1"),
