@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tqdm import tqdm
@@ -267,13 +268,18 @@ def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
     return targets
 
 
-def cmd_perft(args: argparse.Namespace) -> int:
+def _under_targets(args: argparse.Namespace, command: Callable[[argparse.Namespace, dict], int]) -> int:
+    """Run `command` under the selected rulesets and profiles; a selection that names none is a usage error."""
     try:
         targets = _selected_targets(args)
     except ValueError as exc:
         _say(exc)
         return EXIT_USAGE
-    return perft_command.command(args, targets)
+    return command(args, targets)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    return _under_targets(args, perft_command.command)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -447,12 +453,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from . import replay
 
     _writable("--json", args.json)
-    try:
-        targets = _selected_targets(args)
-    except ValueError as exc:
-        _say(exc)
-        return EXIT_USAGE
-    return replay.main(args, targets)
+    return _under_targets(args, replay.main)
 
 
 def main(argv: list[str] | None = None) -> int:
