@@ -24,11 +24,13 @@ from gammonspec.reference import ReferenceEngine
 
 from . import generators, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
+from .games import GAME_DATA
 from .rules import Rules, registry
 from .runner import Target
-from .state import HEAD, Layout, Segment, Side, State, StateError, other, standing_six_block
+from .state import Layout, Segment, Side, State, StateError, other, standing_six_block
 
 ASPECTS = ("plays", "next", "result")
+ORACLE = ReferenceEngine()  # one instance: it answers the legal plays and next segment of a state from one search
 CAPABILITY = {"plays": "legal-plays", "next": "next-segment", "result": "game-result"}
 
 # ---- asking -------------------------------------------------------------------------------------
@@ -89,11 +91,10 @@ def flips(rules: Rules, target: Target) -> dict[str, Rules]:
 
 def explained_by(state: State, rules: Rules, target: Target, aspect: str, got: Answers) -> frozenset[str]:
     """The flips under which the reference engine gives the engine's answer on `aspect`."""
-    oracle = ReferenceEngine()
     found = set()
     for name, flipped in flips(rules, target).items():
         try:
-            if ask(oracle, state, flipped, [aspect]).values[aspect] == got.values[aspect]:
+            if ask(ORACLE, state, flipped, [aspect]).values[aspect] == got.values[aspect]:
                 found.add(name)
         except (StateError, KeyError, ValueError):
             continue  # a combination of values the reference engine cannot play
@@ -116,7 +117,8 @@ def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longe
         tags.add("enters")
     if after.on_bar(other(side)) > before.on_bar(other(side)):
         tags.add("hits")
-    if rules["head-rule"] != "none" and before.points(side)[HEAD - 1] - after.points(side)[HEAD - 1] > 1:
+    head = GAME_DATA[before.game].head
+    if head and rules["head-rule"] != "none" and before.points(side)[head - 1] - after.points(side)[head - 1] > 1:
         tags.add("leaves the head twice")
     if standing_six_block(after) and not standing_six_block(before):
         tags.add("builds a six-block")
@@ -211,10 +213,9 @@ def check_state(
     engine: Engine, state: State, rules: Rules, capabilities: tuple[str, ...]
 ) -> tuple[str | None, Answers, Answers]:
     """(the aspect they differ on or None, the reference's answers, the engine's)."""
-    oracle = ReferenceEngine()
-    over = oracle.game_result(state, rules) is not None
+    over = ORACLE.game_result(state, rules) is not None
     aspects = _aspects(capabilities, over)
-    expected = ask(oracle, state, rules, aspects)
+    expected = ask(ORACLE, state, rules, aspects)
     got = ask(engine, state, rules, aspects)
     return differs(expected, got), expected, got
 

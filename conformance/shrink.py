@@ -26,7 +26,7 @@ def _with_counts(state: State, side: Side, points: list[int], bar: int, off: int
     pts[i] = tuple(points)
     bars, offs = list(lay.bar), list(lay.off)
     bars[i], offs[i] = bar, off
-    return state.with_layout(Layout(lay.game, pts[0], pts[1], (bars[0], bars[1]), (offs[0], offs[1])))
+    return replace(state, layout=Layout(lay.game, pts[0], pts[1], (bars[0], bars[1]), (offs[0], offs[1])))
 
 
 def _layout_steps(state: State) -> Iterator[State]:
