@@ -16,13 +16,13 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gammonspec.reference import ReferenceEngine
 
-from . import generators, shrink
+from . import generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
 from .games import GAME_DATA
 from .rules import Rules, registry
@@ -75,24 +75,25 @@ def differs(expected: Answers, got: Answers) -> str | None:
 # ---- explaining and grouping --------------------------------------------------------------------
 
 
-def flips(rules: Rules, target: Target) -> dict[str, Rules]:
-    """Every one-switch change of `rules`, and every other allowed value of each option: 'name=value' -> rules."""
-    result = {}
-    for name, spec in registry()["switches"].items():
-        for value in spec["values"]:
-            if value != rules.switches[name]:
-                result[f"{name}={value}"] = replace(rules, switches={**rules.switches, name: value})
-    for name, spec in target.options.items():
-        for value in spec["allowed"]:
-            if value != rules.options.get(name):
-                result[f"{name}={str(value).lower()}"] = replace(rules, options={**rules.options, name: value})
-    return result
+def flips(target: Target) -> dict[str, Rules]:
+    """The rules of every one-switch change of `target` and of every other allowed value of each of its options, by
+    'name=value' (profiles.override, as identify and pinning flip them)."""
+    changes = [
+        (name, value)
+        for name, spec in registry()["switches"].items()
+        for value in spec["values"]
+        if value != target.switches[name]
+    ]
+    changes += [(name, v) for name, spec in target.options.items() for v in spec["allowed"] if v != spec["default"]]
+    return {
+        f"{name}={str(value).lower()}": profiles.override(target, [(name, value)]).rules() for name, value in changes
+    }
 
 
-def explained_by(state: State, rules: Rules, target: Target, aspect: str, got: Answers) -> frozenset[str]:
+def explained_by(state: State, target: Target, aspect: str, got: Answers) -> frozenset[str]:
     """The flips under which the reference engine gives the engine's answer on `aspect`."""
     found = set()
-    for name, flipped in flips(rules, target).items():
+    for name, flipped in flips(target).items():
         try:
             if ask(ORACLE, state, flipped, [aspect]).values[aspect] == got.values[aspect]:
                 found.add(name)
@@ -298,6 +299,6 @@ def _failure(
 
     small = shrink.shrink(state, rules, still)
     _, expected, got = check_state(engine, small, rules, capabilities)
-    explanation = explained_by(small, rules, target, aspect, got)
+    explanation = explained_by(small, target, aspect, got)
     shape = () if explanation else features(small, rules, aspect, expected, got)
     return Failure(target.name, aspect, explanation, shape, kind, state, small, expected, got)

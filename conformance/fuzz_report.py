@@ -50,7 +50,7 @@ def _pins(f: Failure, rules: Rules, target: Target) -> tuple[dict[str, str], dic
     """The switches and options whose flip changes the reference engine's answer: what the draft requires."""
     requires: dict[str, str] = {}
     options: dict[str, Any] = {}
-    for name, flipped in flips(rules, target).items():
+    for name, flipped in flips(target).items():
         try:
             changed = ask(ORACLE, f.state, flipped, [f.aspect]).values != {f.aspect: f.expected.values[f.aspect]}
         except (StateError, KeyError, ValueError):
