@@ -322,13 +322,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz_command import command
 
-    unknown = set(args.ruleset) - set(rulesets())
-    if unknown:
-        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
-        return EXIT_USAGE
     _writable("--json", args.json)
     try:
-        targets = _targets(args.profile, args.switch)
+        targets = _selected_targets(args)
     except ValueError as exc:
         _say(exc)
         return EXIT_USAGE

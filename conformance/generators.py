@@ -494,20 +494,25 @@ def _chain(rng: random.Random, rules: Rules) -> State | None:
     return State(state.layout, state.turn, (d, d), context, segment=Segment(state.turn, (e,) * 4))
 
 
+def passed_numbers(rng: random.Random) -> tuple[Dice, tuple[int, ...]]:
+    """The owner's roll and the numbers of it passed on: one to four of a double's number (or of a later double of
+    its chain), one number of two different ones, or both."""
+    shape = rng.choice(["double", "double", "single", "both"])
+    if shape == "double":
+        d = rng.randint(1, 6)
+        e = rng.randint(d, 6)  # from the roll d-d itself or from a later double of its chain
+        return (d, d), (e,) * rng.randint(1, 4)
+    a, b = rng.sample(range(1, 7), 2)
+    return (a, b), ((a,) if shape == "single" else (a, b))
+
+
 def _passed(rng: random.Random, rules: Rules) -> State | None:
     """Numbers the owner could not play, passed to the other side (asked with no head moves charged)."""
     state = _styled(rng.choice(STYLES))(rng, rules)
     if state is None:
         return None
     owner = other(state.turn)
-    shape = rng.choice(["double", "double", "single", "both"])
-    if shape == "double":
-        d = rng.randint(1, 6)
-        e = rng.randint(d, 6)  # from the roll d-d itself or from a later double of its chain
-        dice, numbers = (d, d), (e,) * rng.randint(1, 4)
-    else:
-        a, b = rng.sample(range(1, 7), 2)
-        dice, numbers = (a, b), ((a,) if shape == "single" else (a, b))
+    dice, numbers = passed_numbers(rng)
     ctx = TurnContext(False, state.context.rolls_in_game, 0)
     return State(state.layout, state.turn, dice, ctx, segment=Segment(owner, numbers, passed=True))
 
