@@ -151,11 +151,15 @@ def features(state: State, rules: Rules, aspect: str, expected: Answers, got: An
 
 @dataclass
 class Failure:
-    """One distinct disagreement: the first state that showed it, shrunk, and how many states showed it."""
+    """One distinct disagreement: the first state that showed it, shrunk, and how many states showed it.
+
+    States join a failure by the signature of the unshrunk state (`key`: its explaining flips, narrowed as states
+    join, or its shape), so only the first is shrunk; `explanation` and `features` are the shrunk state's."""
 
     target: str
     aspect: str
-    explanation: frozenset[str]  # flips that give the engine's answer (narrowed as states join)
+    key: tuple[frozenset[str], tuple[str, ...]]
+    explanation: frozenset[str]  # flips that give the engine's answer on the shrunk state
     features: tuple[str, ...]  # the shape, when no flip explains it
     kind: str
     original: State
@@ -164,13 +168,33 @@ class Failure:
     got: Answers
     states: int = 1
     draft: Path | None = None
+    shapes: set[tuple[str, ...]] = field(default_factory=set)  # shapes of unexplained states that shrank to this
 
-    def joins(self, other_: Failure) -> bool:
+    def joins(self, target: str, aspect: str, key: tuple[frozenset[str], tuple[str, ...]]) -> bool:
+        """Whether a disagreement with this signature is this failure; if so it joins (narrowing the flips)."""
+        (mine, my_shape), (theirs, their_shape) = self.key, key
+        if (self.target, self.aspect) != (target, aspect):
+            return False
+        if theirs:  # the flips in common, with the first state's or with the shrunk one's
+            common = (mine & theirs) or (self.explanation & theirs)
+            same = bool(common)
+        else:  # a shape no flip explains: the first state's, or one whose state shrank to this failure
+            common, same = mine, their_shape == my_shape or their_shape in self.shapes
+        if same:
+            self.states += 1
+            self.key = (common or mine, my_shape)
+        return same
+
+    def absorbs(self, other_: Failure) -> bool:
+        """Whether a new failure shrank to this one's explanation (or, unexplained, its shape); if so it joins, with
+        the shape of its first state, so that states like it join at once."""
         if (self.target, self.aspect) != (other_.target, other_.aspect):
             return False
-        if self.explanation or other_.explanation:
-            return bool(self.explanation & other_.explanation)
-        return self.features == other_.features
+        if not (self.explanation & other_.explanation or not self.explanation and self.features == other_.features):
+            return False
+        self.states += other_.states
+        self.shapes.add(other_.key[1])
+        return True
 
     @property
     def title(self) -> str:
@@ -270,14 +294,12 @@ def fuzz(
             if aspect is None:
                 continue
             tally.mismatches += 1
-            failure = _failure(engine, state, rules, target, kind, aspect, capabilities)
-            same = next((f for f in campaign.failures if f.joins(failure)), None)
-            if same is not None:
-                same.states += 1
-                if same.explanation and failure.explanation:
-                    same.explanation &= failure.explanation
+            key = signature(state, rules, target, aspect, expected, got)
+            if any(f.joins(target.name, aspect, key) for f in campaign.failures):
                 continue
-            campaign.failures.append(failure)
+            failure = _failure(engine, state, rules, target, kind, aspect, capabilities, key)
+            if not any(f.absorbs(failure) for f in campaign.failures):
+                campaign.failures.append(failure)
             if len(campaign.failures) >= max_failures:
                 campaign.stopped = f"{max_failures} distinct failures found (--max-failures)"
         tally.seconds = time.perf_counter() - started
@@ -286,8 +308,23 @@ def fuzz(
     return campaign
 
 
+def signature(
+    state: State, rules: Rules, target: Target, aspect: str, expected: Answers, got: Answers
+) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What a disagreement is grouped by: the flips that explain it, or (none does) its shape."""
+    explanation = explained_by(state, target, aspect, got)
+    return explanation, () if explanation else features(state, rules, aspect, expected, got)
+
+
 def _failure(
-    engine: Engine, state: State, rules: Rules, target: Target, kind: str, aspect: str, capabilities: tuple[str, ...]
+    engine: Engine,
+    state: State,
+    rules: Rules,
+    target: Target,
+    kind: str,
+    aspect: str,
+    capabilities: tuple[str, ...],
+    key: tuple[frozenset[str], tuple[str, ...]],
 ) -> Failure:
     """The disagreement on `state`, shrunk while it persists on the same aspect, explained and shaped."""
 
@@ -299,6 +336,5 @@ def _failure(
 
     small = shrink.shrink(state, rules, still)
     _, expected, got = check_state(engine, small, rules, capabilities)
-    explanation = explained_by(small, target, aspect, got)
-    shape = () if explanation else features(small, rules, aspect, expected, got)
-    return Failure(target.name, aspect, explanation, shape, kind, state, small, expected, got)
+    explanation, shape = signature(small, rules, target, aspect, expected, got)
+    return Failure(target.name, aspect, key, explanation, shape, kind, state, small, expected, got)
