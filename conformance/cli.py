@@ -330,6 +330,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz_command import command
 
     _writable("--json", args.json)
+    existing = next(p for p in (args.out, *args.out.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise DataError(args.out, None, f"--out: {existing} is not a folder that can be written")
     try:
         targets = _selected_targets(args)
     except ValueError as exc:

@@ -153,6 +153,7 @@ def status(argv: list[str]) -> int:
         (["--ruleset", "chess"], "unknown ruleset chess"),
         (["--engine", "fake_engines:NoSuchClass"], "cannot load engine"),
         (["--kinds", "chain", "--ruleset", "backgammon"], "no kind of state selected applies"),
+        (["--out", f"{__file__}/drafts"], "--out: " + __file__ + " is not a folder that can be written"),
     ],
 )
 def test_fuzz_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
