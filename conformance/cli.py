@@ -335,13 +335,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz_command import command
 
-    unknown = set(args.ruleset) - set(rulesets())
-    if unknown:
-        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
-        return EXIT_USAGE
     _writable("--json", args.json)
+    existing = next(p for p in (args.out, *args.out.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise DataError(args.out, None, f"--out: {existing} is not a folder that can be written")
     try:
-        targets = _targets(args.profile, args.switch)
+        targets = _selected_targets(args)
     except ValueError as exc:
         _say(exc)
         return EXIT_USAGE
