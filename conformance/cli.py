@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tqdm import tqdm
@@ -264,13 +265,18 @@ def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
     return targets
 
 
-def cmd_perft(args: argparse.Namespace) -> int:
+def _under_targets(args: argparse.Namespace, command: Callable[[argparse.Namespace, dict], int]) -> int:
+    """Run `command` under the selected rulesets and profiles; a selection that names none is a usage error."""
     try:
         targets = _selected_targets(args)
     except ValueError as exc:
         say(exc)
         return EXIT_USAGE
-    return perft_command.command(args, targets)
+    return command(args, targets)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    return _under_targets(args, perft_command.command)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -326,17 +332,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz_command import command
 
-    unknown = set(args.ruleset) - set(rulesets())
-    if unknown:
-        say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
-        return EXIT_USAGE
     _writable("--json", args.json)
-    try:
-        targets = _targets(args.profile, args.switch)
-    except ValueError as exc:
-        say(exc)
-        return EXIT_USAGE
-    return command(args, targets)
+    existing = next(p for p in (args.out, *args.out.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise DataError(args.out, None, f"--out: {existing} is not a folder that can be written")
+    return _under_targets(args, command)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
@@ -444,12 +444,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from . import replay
 
     _writable("--json", args.json)
-    try:
-        targets = _selected_targets(args)
-    except ValueError as exc:
-        say(exc)
-        return EXIT_USAGE
-    return replay.main(args, targets)
+    return _under_targets(args, replay.main)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,33 +1,150 @@
 """`gammonspec identify`: which switch values and options an engine's answers are consistent with.
 
 Every case of a game is asked under the rules the engine is run as (its declared ruleset or profile),
-whatever the case requires. A case pins the switch values its expectation depends on, so an engine
-that plays an assignment A should pass exactly the cases whose `requires` hold under A (and whose
-options it honours). The closest profile is the assignment, over the values the cases pin, that
-predicts the most observed verdicts, the nearest to the declared one on a tie. Failures it does not
-predict are unexplained: bugs, not readings.
+whatever the case requires. A case pins the switch values its expectation depends on; what an engine
+reading one pinned switch (or option) otherwise would answer is modelled by asking the reference engine
+the same case with that one value changed (it passes the whole suite under every one-switch flip:
+`gammonspec pinning`). The model only tells which cases tell two values apart; every expectation is
+still the case's own. A case is evidence for a value only where it tells it from the others: a pass
+supports every value under which the model passes too, and a failure is explained by a value only when
+the model playing it gives the engine's very answer. The closest profile is the assignment that fits
+the most answers, the fewest changes from the declared one on a tie; failures it does not fit are
+unexplained: bugs, not readings.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .cases import Case
 from .engine import Engine
-from .profiles import closest_ruleset
-from .rules import accepted, registry
+from .profiles import Profile, closest_ruleset, make
+from .rules import accepted, registry, rulesets
 from .runner import Outcome, Target, run_one, skip_reason
 
-OTHER = "(another value)"  # stands for every value of a switch that no case pins
-SEARCH_LIMIT = 500_000  # assignments tried exhaustively; beyond, one switch at a time
-# A failure the assignment does not explain weighs as much as this many passes it does not predict: a case
-# may pass under values it does not require (its expectation can hold under several), but a case whose
-# requires hold must pass.
-UNEXPLAINED_WEIGHT = 3
+Key = str | tuple[str, Any]  # a switch, or (option, value): whether the engine plays that option value as asked
+Answer = tuple[Any, ...] | None  # an outcome's verdict with the engine's answer in it; None when it errored
+PASSED: Answer = ("passed",)
+
+
+def answer(outcome: Outcome) -> Answer:
+    """What an outcome says of the answer: passed, or the step and the plays or result it got wrong."""
+    if outcome.status == "passed":
+        return PASSED
+    if outcome.status == "failed":
+        return (outcome.step, outcome.message, tuple(sorted(outcome.missing)), tuple(sorted(outcome.extra)))
+    return None
+
+
+@dataclass
+class Model:
+    """The reference engine asked a case under other switch or option values: the answer of that reading.
+
+    Answers are kept, so one model serves many identifications (tests/identify_flips.py)."""
+
+    engine: Engine | None = None
+    answers: dict[tuple[Any, ...], Answer] = field(default_factory=dict)
+
+    def answer(
+        self, case: Case, target: Target, switches: dict[str, str], options: dict[str, Any], ask_next: bool
+    ) -> Answer:
+        key = (case.id, target.name, tuple(sorted(switches.items())), tuple(sorted(options.items())), ask_next)
+        if key not in self.answers:
+            if self.engine is None:
+                from ..reference import ReferenceEngine
+
+                self.engine = ReferenceEngine()
+            base = rulesets()[target.base] if isinstance(target, Profile) else target
+            fixed = target.fixed_options if isinstance(target, Profile) else {}
+            ruleset = make(f"{target.name} (model)", base, switches, fixed)
+            self.answers[key] = answer(run_one(self.engine, replace(case, options=options), ruleset, ask_next))
+        return self.answers[key]
+
+
+def _ignored(option: str, value: Any) -> Any:
+    """The value an engine that ignores `option=value` plays instead (None when there is no other)."""
+    if isinstance(value, bool):
+        return not value
+    others = sorted({v for rs in rulesets().values() for v in rs.options.get(option, {}).get("allowed", [])} - {value})
+    return others[0] if others else None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One judged case: the answer seen, and what an engine playing given values would answer (by the model)."""
+
+    outcome: Outcome
+    seen: Answer
+    target: Target
+    model: Model
+    ask_next: bool
+
+    @cached_property
+    def keys(self) -> list[Key]:
+        """The switches the case pins, and (option, value) for each option it sets."""
+        return [*self.outcome.case.requires, *self.outcome.case.options.items()]
+
+    def holds(self, key: Key, values: dict[Key, Any]) -> bool:
+        """Whether `values` give `key` a value the case accepts."""
+        if isinstance(key, tuple):
+            return values[key]
+        return values[key] in accepted(self.outcome.case.requires[key])
+
+    def fits(self, values: dict[Key, Any], around: dict[Key, Any] | None = None) -> bool:
+        """Whether an engine playing `values` gives the answer seen: a pass where the case's pins hold, else the
+        model's answer under `values` (a case whose pins do not hold may depend on switches it does not pin).
+        With `around`, the switches it does not pin take their values from there: while the search weighs one
+        change at a time, the model is asked once per case and pinned values, not once per change weighed."""
+        case = self.outcome.case
+        if all(self.holds(k, values) for k in self.keys):
+            return self.seen == PASSED
+        options = dict(case.options)
+        for option, value in case.options.items():
+            if not values[(option, value)]:
+                options[option] = _ignored(option, value)
+                if options[option] is None:
+                    return False
+        switches = {**{k: (around or values)[k] for k in self.target.switches}, **{k: values[k] for k in case.requires}}
+        return self.model.answer(case, self.target, switches, options, self.ask_next) == self.seen
+
+
+def _misfits(evidence: list[Evidence], values: dict[Key, Any], around: dict[Key, Any] | None = None) -> int:
+    return sum(not e.fits(values, around) for e in evidence)
+
+
+def _fits_all(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> bool:
+    """Whether `values[key]` fits the answer of every case pinning `key` whose other pins hold."""
+    return all(
+        e.fits(values) for e in evidence if key in e.keys and all(e.holds(k, values) for k in e.keys if k != key)
+    )
+
+
+def _search(evidence: list[Evidence], domains: dict[Key, list[Any]], start: dict[Key, Any]) -> dict[Key, Any]:
+    """The assignment that fits the most answers: from `start`, the one change that fits the most more, while one
+    does; then every change the fit does not need is undone (a value is chosen only on evidence for it)."""
+    pinned = [e for e in evidence if e.keys]  # a case that pins nothing fits every assignment or none
+    best, cost = dict(start), _misfits(pinned, start)
+    while True:
+        moves = [
+            (_misfits(pinned, {**best, k: x}, best), i, k, x)
+            for i, (k, xs) in enumerate(domains.items())
+            for x in xs
+            if x != best[k]
+        ]
+        fewest, _, key, value = min(moves, key=lambda m: m[:2], default=(cost, 0, None, None))
+        if fewest >= cost:
+            break
+        best[key] = value
+        cost = _misfits(pinned, best)
+    for k in domains:
+        if best[k] != start[k] and _misfits(pinned, {**best, k: start[k]}) <= cost:
+            best[k] = start[k]
+            cost = _misfits(pinned, best)
+    return best
 
 
 @dataclass(frozen=True)
@@ -37,14 +154,14 @@ class Identified:
     asked_as: str
     declared: dict[str, str]  # the switch values the engine was asked under
     outcomes: list[Outcome]
-    assignment: dict[str, str]  # the closest assignment (OTHER where the evidence excludes every pinned value)
+    assignment: dict[str, str]  # the closest assignment
+    ties: dict[str, list[str]]  # a changed switch -> every value that fits the answers as well (when several do)
     honoured: dict[tuple[str, Any], bool]  # (option, value) -> whether the engine plays it as asked
     switch_table: dict[str, dict[str, tuple[int, int]]]  # switch -> value -> (consistent, total)
     option_table: dict[str, dict[Any, tuple[int, int]]]  # option -> value -> (passed, total)
     explained: dict[str, list[str]]  # "switch=value" -> failed case ids that value explains
     unexplained: list[str]  # failed case ids no assignment explains: bugs
     errored: list[str]
-    others: dict[str, list[str]]  # switch -> the values no case pins, which OTHER stands for
     own_cases: frozenset[str]  # the cases that apply to the rules asked under (a normal run's cases)
 
     @property
@@ -53,174 +170,97 @@ class Identified:
 
     def closest(self) -> str:
         """The closest profile, as a base ruleset and what differs from it."""
-        known = {k: v for k, v in self.assignment.items() if v != OTHER}
-        base = closest_ruleset(self.game, {**self.declared, **known})
-        parts = [f"{k}={v}" for k, v in self.assignment.items() if v != base.switches[k] and v != OTHER]
-        parts += [f"{k}={' or '.join(self.others[k])}" for k, v in self.assignment.items() if v == OTHER]
+        base = closest_ruleset(self.game, self.assignment)
+        parts = [
+            f"{k}={' or '.join(self.ties.get(k, [v]))}" for k, v in self.assignment.items() if v != base.switches[k]
+        ]
         parts += [f"{o}={str(v).lower()} ignored" for (o, v), ok in self.honoured.items() if not ok]
         return " + ".join([base.name, *parts])
 
 
-def _predicts(case: Case, assignment: dict[str, str], honoured: dict[tuple[str, Any], bool]) -> bool:
-    return all(assignment[k] in accepted(v) for k, v in case.requires.items()) and all(
-        honoured[(k, v)] for k, v in case.options.items()
-    )
-
-
-def _search(
-    groups: Counter[tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, Any], ...], bool]],
-    domains: dict[str, list[Any]],
-    start: dict[str, Any],
-) -> dict[str, Any]:
-    """The assignment over `domains` that mispredicts the fewest verdicts (weighted), then changes `start` least."""
-    names = list(domains)
-
-    def cost(values: dict[str, Any]) -> tuple[int, int]:
-        wrong = sum(
-            n * (1 if passed else UNEXPLAINED_WEIGHT)
-            for (requires, options, passed), n in groups.items()
-            if passed != (all(values[k] in vs for k, vs in requires) and all(values[(k, v)] for k, v in options))
-        )
-        return wrong, sum(values[k] != start[k] for k in names)
-
-    size = 1
-    for name in names:
-        size *= len(domains[name])
-    if size <= SEARCH_LIMIT:
-        return min((dict(zip(names, combo)) for combo in itertools.product(*domains.values())), key=cost)
-    best = dict(start)
-    improved = True
-    while improved:  # coordinate descent: each switch in turn to its best value
-        improved = False
-        for name in names:
-            choice = min(domains[name], key=lambda v: cost({**best, name: v}))
-            if cost({**best, name: choice}) < cost(best):
-                best[name], improved = choice, True
-    return best
-
-
-def _switch_table(
-    judged: list[Outcome],
-    domains: dict[Any, list[Any]],
-    assignment: dict[str, str],
-    honoured: dict[tuple[str, Any], bool],
-) -> dict[str, dict[str, tuple[int, int]]]:
-    """Per pinned switch and value: of the cases pinning the switch whose other pins hold, how many verdicts the
-    value predicts (a case passes exactly when it pins that value)."""
+def _switch_table(evidence: list[Evidence], best: dict[Key, Any]) -> dict[str, dict[str, tuple[int, int]]]:
+    """Per pinned switch and value: of the cases pinning the switch whose other pins hold, how many answers the
+    value fits."""
     table = {}
-    for name in domains:
-        if isinstance(name, tuple):
-            continue
-        relevant = [
-            o
-            for o in judged
-            if name in o.case.requires
-            and _predicts(o.case, {**assignment, name: accepted(o.case.requires[name])[0]}, honoured)
-        ]
-        table[name] = {
-            value: (
-                sum((o.status == "passed") == (value in accepted(o.case.requires[name])) for o in relevant),
-                len(relevant),
-            )
-            for value in registry()["switches"][name]["values"]
-        }
+    for name, spec in registry()["switches"].items():
+        rows = [e for e in evidence if name in e.keys and all(e.holds(k, best) for k in e.keys if k != name)]
+        if rows:
+            table[name] = {
+                value: (sum(e.fits({**best, name: value}, best) for e in rows), len(rows)) for value in spec["values"]
+            }
     return table
 
 
 def _option_table(
-    judged: list[Outcome], assignment: dict[str, str], honoured: dict[tuple[str, Any], bool]
+    evidence: list[Evidence], best: dict[Key, Any], honoured: dict[tuple[str, Any], bool]
 ) -> dict[str, dict[Any, tuple[int, int]]]:
-    """Per option value cases set: of those whose pins hold, how many the engine passes."""
+    """Per option value cases set: of those whose other pins hold, how many the engine passes."""
     table: dict[str, dict[Any, tuple[int, int]]] = {}
-    for option, value in honoured:
-        rows = [
-            o
-            for o in judged
-            if o.case.options.get(option) == value
-            and _predicts(o.case, assignment, {**honoured, (option, value): True})
-        ]
-        table.setdefault(option, {})[value] = (sum(o.status == "passed" for o in rows), len(rows))
+    for key in honoured:
+        rows = [e for e in evidence if key in e.keys and all(e.holds(k, best) for k in e.keys if k != key)]
+        table.setdefault(key[0], {})[key[1]] = (sum(e.seen == PASSED for e in rows), len(rows))
     return table
 
 
-def identify(engine: Engine, cases: Iterable[Case], target: Target) -> Identified:
-    """Ask every case of `target`'s game under `target`'s rules and find the switch values that explain the verdicts."""
+def identify(engine: Engine, cases: Iterable[Case], target: Target, model: Model | None = None) -> Identified:
+    """Ask every case of `target`'s game under `target`'s rules and find the switch values that explain the answers."""
+    model = model or Model()
     info = engine.info()
-    game_cases = [case for case in cases if case.game == target.game]
+    ask_next = "next-segment" in info.capabilities
     outcomes = []
-    for case in game_cases:
+    for case in (c for c in cases if c.game == target.game):
         reason = skip_reason(case, target, info)
         outcomes.append(
-            Outcome(case, target.name, "skipped", reason)
-            if reason
-            else run_one(engine, case, target, "next-segment" in info.capabilities)
+            Outcome(case, target.name, "skipped", reason) if reason else run_one(engine, case, target, ask_next)
         )
-    judged = [o for o in outcomes if o.status in ("passed", "failed")]
+    evidence = [Evidence(o, answer(o), target, model, ask_next) for o in outcomes if o.status in ("passed", "failed")]
     switches = registry()["switches"]
     declared = dict(target.switches)
-    domains: dict[Any, list[Any]] = {}
-    for name, spec in switches.items():
-        pinned = {v for o in judged if name in o.case.requires for v in accepted(o.case.requires[name])}
-        if pinned:
-            values = [v for v in spec["values"] if v in pinned or v == declared[name]]
-            domains[name] = values + ([OTHER] if len(values) < len(spec["values"]) else [])
-    for key in sorted({kv for o in judged for kv in o.case.options.items()}, key=str):
-        domains[key] = [True, False]
-    start: dict[Any, Any] = {**declared, **dict.fromkeys((k for k in domains if isinstance(k, tuple)), True)}
-    groups = Counter(
-        (
-            tuple(sorted((k, accepted(v)) for k, v in o.case.requires.items())),
-            tuple(sorted(o.case.options.items(), key=str)),
-            o.status == "passed",
-        )
-        for o in judged
-    )
-    fixed: dict[Any, list[Any]] = {}
-    while True:  # a change stands only where most cases of the declared value contradict it
-        best = {**start, **_search(groups, {**domains, **fixed}, start)}
-        assignment = {name: best[name] for name in switches}
-        honoured = {k: v for k, v in best.items() if isinstance(k, tuple)}
-        switch_table = _switch_table(judged, domains, assignment, honoured)
-        option_table = _option_table(judged, assignment, honoured)
-        weak = {
-            k: [declared[k]]
-            for k, row in switch_table.items()
-            if assignment[k] != declared[k] and 2 * row[declared[k]][0] >= row[declared[k]][1]
-        }
-        weak.update(
-            {
-                (o, v): [True]
-                for (o, v), ok in honoured.items()
-                if not ok and 2 * option_table[o][v][0] >= option_table[o][v][1]
-            }
-        )
-        if not weak:
+    domains: dict[Key, list[Any]] = {
+        name: list(spec["values"]) for name, spec in switches.items() if any(name in e.keys for e in evidence)
+    }
+    options = sorted({kv for e in evidence for kv in e.outcome.case.options.items()}, key=str)
+    domains.update({kv: [True, False] for kv in options})
+    start: dict[Key, Any] = {**declared, **dict.fromkeys(options, True)}
+    fixed: dict[Key, list[Any]] = {}
+    while True:  # a reading stands only where it fits every case pinning its switch: else the misfits are bugs
+        best = _search(evidence, {**domains, **fixed}, start)
+        partial = {k: [start[k]] for k in domains if best[k] != start[k] and not _fits_all(evidence, best, k)}
+        if not partial:
             break
-        fixed.update(weak)
-    failed = [o for o in judged if o.status == "failed"]
+        fixed.update(partial)
+    cost = _misfits(evidence, best)
+    ties = {
+        k: same
+        for k in switches
+        if best[k] != declared[k]
+        and len(
+            same := [x for x in domains[k] if x != declared[k] and _misfits(evidence, {**best, k: x}, best) == cost]
+        )
+        > 1
+    }
+    honoured = {kv: best[kv] for kv in options}
     explained: dict[str, list[str]] = {}
-    for o in failed:
-        if target.admits(o.case.requires, o.case.options) and not _predicts(o.case, assignment, honoured):
-            for name, value in assignment.items():
-                if name in o.case.requires and value not in accepted(o.case.requires[name]):
-                    explained.setdefault(f"{name}={value}", []).append(o.case.id)
-            for (option, value), ok in honoured.items():
-                if not ok and o.case.options.get(option) == value:
-                    explained.setdefault(f"{option}={str(value).lower()} ignored", []).append(o.case.id)
+    for e in evidence:
+        case = e.outcome.case
+        if e.seen != PASSED and target.admits(case.requires, case.options) and e.fits(best):
+            for k in (k for k in e.keys if not e.holds(k, best)):
+                label = f"{k}={best[k]}" if isinstance(k, str) else f"{k[0]}={str(k[1]).lower()} ignored"
+                explained.setdefault(label, []).append(case.id)
     return Identified(
         engine=f"{info.name} {info.version}",
         game=target.game,
         asked_as=target.name,
         declared=declared,
         outcomes=outcomes,
-        assignment=assignment,
+        assignment={name: best[name] for name in switches},
+        ties=ties,
         honoured=honoured,
-        switch_table=switch_table,
-        option_table=option_table,
+        switch_table=_switch_table(evidence, best),
+        option_table=_option_table(evidence, best, honoured),
         explained=explained,
-        unexplained=[o.case.id for o in failed if _predicts(o.case, assignment, honoured)],
+        unexplained=[e.outcome.case.id for e in evidence if e.seen != PASSED and not e.fits(best)],
         errored=[o.case.id for o in outcomes if o.status == "errored"],
-        others={k: [v for v in switches[k]["values"] if v not in d] for k, d in domains.items() if OTHER in d},
         own_cases=frozenset(o.case.id for o in outcomes if target.admits(o.case.requires, o.case.options)),
     )
 
@@ -275,6 +315,7 @@ def to_json(result: Identified) -> dict[str, Any]:
         },
         "closest_profile": result.closest(),
         "plays": result.assignment,
+        "ties": result.ties,
         "changes": result.changes,
         "explained": result.explained,
         "unexplained": result.unexplained,

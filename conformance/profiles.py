@@ -66,9 +66,19 @@ def closest_ruleset(game: str, switches: Mapping[str, str]) -> Ruleset:
 
 
 def make(name: str, base: Ruleset, switches: Mapping[str, str], options: Mapping[str, Any]) -> Profile:
-    """A profile from already validated parts: the base's values with these switches and fixed options."""
+    """A profile from already validated parts: the base's values with these switches and fixed options.
+
+    A switch value the base does not have comes with the options of the rulesets that have it, at their
+    defaults, where the base lacks them (scoring=oin-mars-coke needs a coke-value)."""
     assignment = {**base.switches, **switches}
-    chosen = {k: dict(v) for k, v in base.options.items()}
+    chosen = {
+        k: dict(v)
+        for owner in rulesets().values()
+        for name, value in assignment.items()
+        if value != base.switches[name] and owner.switches[name] == value
+        for k, v in owner.options.items()
+    }
+    chosen.update({k: dict(v) for k, v in base.options.items()})
     chosen.update({k: {"default": v, "allowed": [v]} for k, v in options.items()})
     return Profile(
         name,

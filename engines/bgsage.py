@@ -3,7 +3,7 @@
 `bgsage.possible_moves(board, d1, d2)` lists every distinct resulting board, from the mover's view;
 this adapter answers `legal-plays` for the `backgammon` ruleset and declares nothing else.
 
-Deviations the suite finds (site/results/bgsage.json), 104 of 105 backgammon legal-plays cases pass:
+Deviations the suite finds (site/results/bgsage.json), the one backgammon legal-plays case it fails:
 - `bg-bearoff-hit-first-to-use-both-numbers`: white's last checker on the 2 and a black blot on white's 1,
   roll 6-1. Hitting with the 1 (2/1*) and bearing off with the 6 uses both numbers, so bearing off the
   last checker with the 6 alone (2/off) is illegal; bgsage offers 2/off among its plays (bg.move.both-numbers).

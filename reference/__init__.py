@@ -16,11 +16,12 @@ from .scoring import game_result
 class ReferenceEngine:
     """gammonspec's own engine; it passes the whole suite, and plays whatever switch values a request carries."""
 
+    # the last move search (set per instance on first use; a class default, so a subclass with its own
+    # __init__ need not call this one)
+    _last: tuple[State, Rules, SegmentPlays] | None = None
+
     def info(self) -> EngineInfo:
         return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()), reads_switches=True)
-
-    def __init__(self) -> None:
-        self._last: tuple[State, Rules, SegmentPlays] | None = None
 
     def segment_plays(self, state: State, rules: Rules) -> SegmentPlays:
         """The move search of one segment, kept for the next query: legal-plays and next-segment of the same

@@ -36,7 +36,7 @@ AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
 .after figure { margin: 0; }
-.md-typeset table:not([class]) td, .md-typeset table:not([class]) th { white-space: nowrap; }
+.md-typeset table:not([class]) td code { white-space: nowrap; word-break: keep-all; }  /* names never break */
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
 .matrix { overflow-x: auto; max-width: 100%; }
@@ -300,6 +300,16 @@ def badge(report: dict[str, Any]) -> str:
     return json.dumps(data)
 
 
+def _identified(report: dict[str, Any]) -> str:
+    """The profile `identify` finds closest, per game, and the ruleset it was asked as when that differs."""
+    out = []
+    for found in report.get("identified") or []:
+        if isinstance(found, dict) and found.get("closest_profile"):
+            closest, asked = found["closest_profile"], found.get("asked_as")
+            out.append(f"`{closest}`" + (f" (asked as `{asked}`)" if asked and asked != closest else ""))
+    return "<br>".join(out) or "—"
+
+
 def results_page(found: list[dict[str, Any]]) -> str:
     """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
     by_id = {case.id: case for case in suite()}
@@ -310,28 +320,31 @@ def results_page(found: list[dict[str, Any]]) -> str:
         "Each engine's JSON report (`gammonspec report`), dated, with the suite version it ran.",
         "",
     ]
-    lines += ["| engine | version | date | suite | identified | badge | " + " | ".join(f"`{n}`" for n in names) + " |"]
-    lines += ["|---|---|---|---|---|---|" + "---|" * len(names)]
+    engines = [r["engine"]["name"] for r in found]
+    lines += ['<div class="results" markdown>', "", "| engine | identified | badge | version | suite | date |"]
+    lines += ["|---|---|---|---|---|---|"]
     failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    counts: dict[str, dict[str, Counter[str]]] = {n: {} for n in names}
     for r in found:
         engine = r["engine"]["name"]
-        counts = {n: Counter() for n in names}
         for res in r["results"]:
-            counts.setdefault(res["ruleset"], Counter())[res["status"]] += 1
+            counts.setdefault(res["ruleset"], {}).setdefault(engine, Counter())[res["status"]] += 1
             if res["status"] in ("failed", "errored"):
                 for rule in res["rules"]:
                     failing.setdefault(rule, []).append((engine, res))
-        cells = [
-            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗ · {c['skipped']} skipped" if sum(c.values()) else "—"
-            for c in (counts[n] for n in names)
-        ]
-        profiles = [i.get("closest_profile", "") for i in r.get("identified") or [] if isinstance(i, dict)]
-        ident = ", ".join(f"`{p}`" for p in profiles if p) or "—"
         lines.append(
-            f"| {engine} | {r['engine'].get('version', '')} | {r.get('date', '')} | {r['suite']['version']} | "
-            f"{ident} | "
-            f"[endpoint](badges/{engine}.json) | " + " | ".join(cells) + " |"
+            f"| {engine} | {_identified(r)} | [endpoint](badges/{engine}.json) | {r['engine'].get('version', '')} | "
+            f"{r['suite']['version']} | {r.get('date', '')} |"
         )
+    lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset:", ""]
+    lines += ["| ruleset | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
+    for name in names:
+        cells = [
+            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗<br>{c['skipped']} skipped" if c else "—"
+            for c in (counts[name].get(engine, Counter()) for engine in engines)
+        ]
+        lines.append(f"| {ruleset_link(name)} | " + " | ".join(cells) + " |")
+    lines += ["", "</div>"]
     lines += ["", "## Failures by rule", ""]
     if not failing:
         lines.append("No engine fails a case.")
@@ -561,7 +574,10 @@ def home() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     checking = readme.split("## Checking your engine", 1)[1].split("```", 2)[1]
     start = State(start_layout("backgammon"), "white", (3, 1))
-    sets = [f"| `{rs.name}` | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |" for rs in rulesets().values()]
+    sets = [
+        f"| {ruleset_link(rs.name)} | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |"
+        for rs in rulesets().values()
+    ]
     return [
         "",
         board(start, "The backgammon starting position, white to play 3-1"),

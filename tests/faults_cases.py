@@ -770,4 +770,29 @@ FAULTS: list[Fault] = [
         ("matrix", "--game"),
         "gammonspec matrix: argument --game: expected one argument (see gammonspec matrix --help)",
     ),
+    _usage(
+        "replay-no-file",
+        ("replay",),
+        "gammonspec replay: the following arguments are required: FILE (see gammonspec replay --help)",
+    ),
+    _usage(
+        "replay-unreadable-transcript",
+        ("replay", "{tmp}/match.mat"),
+        "gammonspec: {tmp}/match.mat:5: cannot read '31' at column 6 (expected a roll like '31:' and its moves,"
+        " 'Doubles => 2', 'Takes', 'Drops' or 'Wins 1 point')",
+        {"match.mat": " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31 x\n"},
+    ),
+    _usage(
+        "replay-sgf-not-backgammon",
+        ("replay", "{tmp}/go.sgf"),
+        "gammonspec: {tmp}/go.sgf:1: not a backgammon game (GM[6])",
+        {"go.sgf": "(;GM[1]SZ[19];B[pd])\n"},
+    ),
+    _usage(
+        "replay-narde-ruleset",
+        ("replay", "--ruleset", "narde-guide", "{tmp}/m.mat"),
+        "gammonspec: no backgammon ruleset or profile selected (narde-guide): transcripts are backgammon matches;"
+        " Narde and Crazy Narde have no transcript format to replay",
+        {"m.mat": " 1 point match\n"},
+    ),
 ]

@@ -71,3 +71,21 @@ def test_the_shipped_suite_pins_every_switch_it_depends_on(capsys):
     assert "skipped (the reference engine cannot express them)" in out
     runs = sum(r.run for r in check(ReferenceEngine(), list(suite()), rulesets()) if not r.skipped)
     assert f"{runs} case runs" in out and runs > 10 * len(suite())
+
+
+# Run by narde-variant (it pins only head-exception, where narde-variant reads game-first-roll), but its result
+# is a mars only under narde-variant's scoring: under narde-guide with head-exception=game-first-roll, the one
+# flip that admits it there, the reference scores a coke. It fails that flip, though narde-guide never runs it.
+MISPINNED = PLANTED.replace("planted-mars", "planted-coke-is-mars").replace(
+    "black: {12: 15}", "black: {24: 5, 23: 3, 22: 3, 21: 2, 20: 1, 19: 1}"
+)
+
+
+def test_a_case_fails_a_flip_of_a_ruleset_that_does_not_run_it(tmp_path):
+    path = tmp_path / "mispinned.yaml"
+    path.write_text(MISPINNED.replace("{PINS}", "{head-exception: game-first-roll}"))
+    results = check(ReferenceEngine(), load_file(path), rulesets())
+    assert not ok(results)
+    failed = {(r.flip.base.name, r.flip.name, r.flip.after) for r in results for _ in r.failed}
+    assert ("narde-guide", "head-exception", "game-first-roll") in failed
+    assert "planted-coke-is-mars (" in table(results) and "fails under narde-guide: head-exception" in table(results)

@@ -16,6 +16,7 @@ class PlaysAs(ReferenceEngine):
     """Answers every query by `profile`'s switch values (the request's options kept)."""
 
     def __init__(self, profile: Profile) -> None:
+        super().__init__()
         self.profile = profile
 
     def __getattribute__(self, name: str) -> Any:
