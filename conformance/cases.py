@@ -216,10 +216,12 @@ def _has_float(data: Any) -> bool:
 class _Validator(Compiled):
     """A case schema's validator that also tells 6.0 from an integer, and locates what it finds in the file."""
 
-    def error(self, data: Any, root: Any, at: list[Any], path: Path) -> DataError | None:
-        """The most telling schema violation of `data` (found at `at` under `root`), located; None if valid."""
+    def error(self, data: Any, root: Any, at: list[Any], path: Path, floats: bool = True) -> DataError | None:
+        """The most telling schema violation of `data` (found at `at` under `root`), located; None if valid.
+
+        `floats` False: the file holds no float, so none is looked for."""
         failure = self.failure(data)
-        if failure is None and _has_float(data):  # the compiled validator takes 6.0 for an integer
+        if failure is None and floats and _has_float(data):  # the compiled validator takes 6.0 for an integer
             error = self.worded(data)
             failure = None if error is None else (list(error.absolute_path), error.message, error)
         if failure is None:  # a float where the schema does not look (a key): the loader's own checks judge it
@@ -261,7 +263,8 @@ def read_file(path: Path, drafts: bool = True) -> tuple[list[Case], list[DataErr
     if not isinstance(data, dict):
         return [], [DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")]
     file_level, one_case = _validators()
-    error = file_level.error(data, data, [], path)
+    floats = _has_float(data)  # looked for once in the whole file
+    error = file_level.error(data, data, [], path, floats)
     if error is not None:
         return [], [error]
     defaults = dict(data.get("requires", {}))
@@ -271,7 +274,7 @@ def read_file(path: Path, drafts: bool = True) -> tuple[list[Case], list[DataErr
         return [], [exc]
     cases, errors = [], []
     for i, raw in enumerate(data["cases"]):
-        error = one_case.error(raw, data, ["cases", i], path)
+        error = one_case.error(raw, data, ["cases", i], path, floats)
         if error is not None:
             errors.append(error)
             continue
