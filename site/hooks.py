@@ -22,6 +22,7 @@ from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.matrix import MARKER
+from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
@@ -476,6 +477,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         return markdown
     by_rule = cases_by_rule(suite())
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
+    markdown = markdown.replace("<!-- perft-tables -->", tables_markdown())
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []
