@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
 import jsonschema
 
 from . import position_ids
-from .rules import check_options, check_switches, rulesets, schema
+from .rules import accepted, check_options, check_switches, rulesets
 from .scenario import walk
 from .state import (
     CHECKERS,
@@ -28,7 +27,8 @@ from .state import (
     standing_six_block,
     start_layout,
 )
-from .steps import Step, digest, next_segment, plays_step, result_step
+from .steps import Step, digest, expected_next, plays_step, result_step
+from .validation import Compiled, schema
 from .yamlio import DataError, LineDict, load_yaml, locate
 
 __all__ = ["Case", "Loaded", "Step", "digest", "load", "load_all", "load_file", "read_file", "shipped", "suite"]
@@ -125,14 +125,21 @@ def _check_no_forbidden_block(layout: Layout, requires: dict[str, Any], options:
         raise StateError(f"{block} under {', '.join(banning)} (six-block ban), so the position cannot arise")
 
 
+def _pinned_hitting(requires: dict[str, str | list[str]]) -> bool | None:
+    """The hitting switch a case pins to one value (None: not pinned, the game's rulesets decide)."""
+    values = accepted(requires.get("hitting", []))
+    return values[0] == "blots" if len(values) == 1 else None
+
+
 def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Case:
     where = raw.line
     requires = {**defaults, **raw.get("requires", {})}
     check_switches(requires, path, raw.get("requires", raw), f"case {raw['id']}")
     check_options(raw.get("options", {}), path, raw.get("options", raw), f"case {raw['id']}")
+    hitting = _pinned_hitting(requires)
     try:
         layout, id_turn, id_dice = _layout(game, raw, path)
-        layout.validate()
+        layout.validate(hitting)
         _check_no_forbidden_block(layout, requires, raw.get("options", {}))
     except DataError:
         raise
@@ -175,16 +182,16 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
             raise DataError(
                 path, where, f"case {raw['id']}: a scenario has 'steps' (each with its own expect), no top-level expect"
             )
-        steps = walk(raw, state, path)
+        steps = walk(raw, state, path, hitting)
     elif "expect" not in raw:
         raise DataError(path, where, f"case {raw['id']}: no 'expect'")
     elif query == "legal-plays":
         if not dice:
             raise DataError(path, where, f"case {raw['id']}: a legal-plays case needs a 'roll'")
-        steps = [plays_step(raw, [], dict(raw["expect"]), state, where, path)]
+        steps = [plays_step(raw, [], dict(raw["expect"]), state, where, path, hitting)]
         if "next" in raw:
             owner = segment.owner if segment else turn
-            steps = [replace(steps[0], check_next=True, next=next_segment(raw, [], raw["next"], owner, path))]
+            steps = [replace(steps[0], check_next=True, next=expected_next(raw["next"], owner))]
     else:
         steps = [result_step(raw, [], dict(raw["expect"]), state, where, path)]
     return Case(
@@ -221,45 +228,47 @@ def _has_float(data: Any) -> bool:
     return isinstance(data, list) and any(map(_has_float, data))
 
 
-@dataclass(frozen=True)
-class _Validator:
-    """A compiled validator for the check, and jsonschema only to word the error after a failure."""
-
-    check: Callable[[Any], Any]
-    words: jsonschema.Validator
+class _Validator(Compiled):
+    """A case schema's validator that also tells 6.0 from an integer, and locates what it finds in the file."""
 
     def error(self, data: Any, root: Any, at: list[Any], path: Path) -> DataError | None:
         """The most telling schema violation of `data` (found at `at` under `root`), located; None if valid."""
-        try:
-            self.check(data)
-            if not _has_float(data):
-                return None
-            failed: Exception | None = None  # a float: only the wording validator tells 6.0 from an integer
-        except (fastjsonschema.JsonSchemaException, TypeError) as exc:
-            failed = exc
-        error = jsonschema.exceptions.best_match(self.words.iter_errors(data))
-        if error is None:
-            if failed is None:  # a float where the schema does not look (a key): the loader's own checks judge it
-                return None
-            return DataError(path, locate(root, *at), f"{'/'.join(map(str, at)) or '(top)'}: {failed}")
-        where = at + list(error.absolute_path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        failure = self.failure(data)
+        if failure is None and _has_float(data):  # the compiled validator takes 6.0 for an integer
+            error = jsonschema.exceptions.best_match(self.words.iter_errors(data))
+            failure = None if error is None else (list(error.absolute_path), error.message, error)
+        if failure is None:  # a float where the schema does not look (a key): the loader's own checks judge it
+            return None
+        where, message, error = at + failure[0], failure[1], failure[2]
+        if error is not None and error.validator == "additionalProperties" and isinstance(error.instance, dict):
             where += [key for key in error.instance if key not in error.schema.get("properties", {})][:1]
         field = "/".join(map(str, where)) or "(top)"
-        return DataError(path, locate(root, *where), f"{field}: {error.message}")
+        return DataError(path, locate(root, *where), f"{field}: {message}")
 
 
 @cache
 def _validators() -> tuple[_Validator, _Validator]:
     """The file's own fields (each case left to the second), and one case."""
-    whole = {k: v for k, v in schema("case").items() if k != "$id"}  # local refs stay local, never fetched
+    whole = schema("case")
     file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
     one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
-    return tuple(_Validator(fastjsonschema.compile(s), _Strict(s)) for s in (file_level, one_case))  # type: ignore[return-value]
+    return _Validator(file_level, _Strict), _Validator(one_case, _Strict)
 
 
-def read_file(path: Path) -> tuple[list[Case], list[DataError]]:
-    """The cases of one file that load, and one located error for each that does not (or for the file)."""
+def _refuse_draft(raw: LineDict, path: Path) -> None:
+    """A draft's expectation is the reference engine's answer: it must be confirmed before it enters a suite."""
+    raise DataError(
+        path,
+        locate(raw, "draft"),
+        f"case {raw['id']}: a draft found by fuzzing (draft: {raw['draft']}) is not a case yet: confirm its "
+        "expectation by hand or by an independent method, write that in its derivation and remove 'draft'",
+    )
+
+
+def read_file(path: Path, drafts: bool = True) -> tuple[list[Case], list[DataError]]:
+    """The cases of one file that load, and one located error for each that does not (or for the file).
+
+    Without `drafts`, a case marked `draft` is an error (the shipped suite, `gammonspec check`)."""
     try:
         data = load_yaml(path)
     except DataError as exc:
@@ -282,6 +291,8 @@ def read_file(path: Path) -> tuple[list[Case], list[DataError]]:
             errors.append(error)
             continue
         try:
+            if "draft" in raw and not drafts:
+                _refuse_draft(raw, path)
             cases.append(_case(raw, data["game"], defaults, path))
         except DataError as exc:
             errors.append(exc)
@@ -330,8 +341,8 @@ def _files(target: Path) -> tuple[list[Path], list[DataError]]:
     return [target], []
 
 
-def load(targets: Iterable[Path]) -> Loaded:
-    """Every case under the given files and folders, checked for duplicate ids across files."""
+def load(targets: Iterable[Path], drafts: bool = True) -> Loaded:
+    """Every case under the given files and folders, checked for duplicate ids across files (drafts: read_file)."""
     cases: list[Case] = []
     errors: list[DataError] = []
     seen: dict[str, Case] = {}
@@ -339,7 +350,7 @@ def load(targets: Iterable[Path]) -> Loaded:
         files, missing = _files(Path(target))
         errors += missing
         for path in files:
-            loaded, bad = read_file(path)
+            loaded, bad = read_file(path, drafts)
             errors += bad
             for case in loaded:
                 if case.id in seen:
@@ -354,13 +365,13 @@ def load(targets: Iterable[Path]) -> Loaded:
 
 def load_all(root: Path = CASES_DIR) -> list[Case]:
     """The whole suite under `root`; the first problem raises DataError."""
-    return list(load([root]).strict())
+    return list(load([root], drafts=False).strict())
 
 
 @cache
 def shipped() -> Loaded:
-    """The suite shipped with the package, as loaded."""
-    return load([CASES_DIR])
+    """The suite shipped with the package, as loaded (a draft in it is an error)."""
+    return load([CASES_DIR], drafts=False)
 
 
 def suite() -> tuple[Case, ...]:

@@ -106,6 +106,22 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
 
+    fuzz = commands.add_parser("fuzz", help="compare an engine with the reference engine on random valid states")
+    _engine_arguments(fuzz)
+    _target_arguments(fuzz)
+    fuzz.add_argument(
+        "--kinds", type=_kinds, default=(), metavar="K,K", help="only these kinds of state (default: all)"
+    )
+    fuzz.add_argument("--seed", type=int, default=0, help="the seed of the random states (default 0)")
+    fuzz.add_argument("--count", type=_positive, default=1000, help="states per ruleset or profile (default 1000)")
+    fuzz.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this many seconds in all")
+    fuzz.add_argument("--max-failures", type=_positive, default=10, help="stop at this many distinct failures")
+    fuzz.add_argument(
+        "--out", type=Path, default=Path("fuzz-drafts"), metavar="DIR", help="the folder for draft cases (fuzz-drafts)"
+    )
+    fuzz.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+    fuzz.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
     check = commands.add_parser("check", help="load and validate every case, ruleset and spec page")
     _cases_option(check)
@@ -147,6 +163,22 @@ def _target_arguments(command: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a switch value or option on top of each ruleset or profile run (repeatable)",
     )
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
+    return int(text)
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    from .generators import KINDS
+
+    names = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in names if k not in KINDS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown kind {', '.join(unknown) or repr(text)} (kinds: {', '.join(KINDS)})")
+    return names
 
 
 def _engine_arguments(command: argparse.ArgumentParser) -> None:
@@ -355,6 +387,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from .fuzz_command import command
+
+    unknown = set(args.ruleset) - set(rulesets())
+    if unknown:
+        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        return EXIT_USAGE
+    _writable("--json", args.json)
+    try:
+        targets = _targets(args.profile, args.switch)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    return command(args, targets)
+
+
 def cmd_identify(args: argparse.Namespace) -> int:
     import json
 
@@ -430,7 +478,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from .coverage import clauses, unknown_rules
 
-    loaded, specs = _loaded(args), clauses()
+    loaded, specs = load(args.cases, drafts=False) if args.cases else shipped(), clauses()
     problems = [*loaded.errors, *unknown_rules(loaded.cases)]
     for problem in problems:
         _say(problem)
@@ -461,6 +509,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = {
         "run": cmd_run,
         "identify": cmd_identify,
+        "fuzz": cmd_fuzz,
         "report": cmd_report,
         "serve": cmd_serve,
         "coverage": cmd_coverage,

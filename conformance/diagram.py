@@ -43,14 +43,17 @@ COLOURS = {
     "cube": "#ffffff",
 }
 INK = {"white": COLOURS["black"], "black": COLOURS["white"]}  # a checker's outline and count
-CLASS = {"white": "w", "black": "k"}  # a checker's style
+CLASS = {"white": "w", "black": "k"}  # a checker's style; its tray slice is "t" + this, its count "n" + this
 C = COLOURS
+# Every repeated look is a class here, so a board's elements carry only their geometry (boards are many).
 STYLE = (
-    f".a{{fill:{C['point-a']}}}.b{{fill:{C['point-b']}}}"
-    f".w{{fill:{C['white']};stroke:{C['black']};stroke-width:1.5}}.k{{fill:{C['black']};stroke:{C['white']};stroke-width:1.5}}"
-    f".nw,.nk{{text-anchor:middle;font-size:11px;font-weight:bold}}.nw{{fill:{C['black']}}}.nk{{fill:{C['white']}}}"
-    f".l{{text-anchor:middle;font-size:10px;fill:{C['label']}}}.h{{font-weight:bold;text-decoration:underline}}"
-    f".head{{fill:none;stroke:{C['head']};stroke-width:3}}"
+    f".a{{fill:{C['point-a']}}}.b{{fill:{C['point-b']}}}.f{{fill:{C['frame']}}}.e{{fill:{C['felt']}}}"
+    f".w,.tw{{fill:{C['white']};stroke:{C['black']};stroke-width:1.5}}.k,.tk{{fill:{C['black']};stroke:{C['white']};stroke-width:1.5}}"
+    f".tw,.tk{{stroke-width:.7}}.d{{fill:{C['cube']};stroke:{C['text']}}}"
+    f"text{{text-anchor:middle;font-size:11px;fill:{C['text']}}}.nw,.nk,.d+text{{font-weight:bold}}"
+    f".nw{{fill:{C['black']}}}.nk{{fill:{C['white']}}}.l text,.s{{fill:{C['label']}}}.l text{{font-size:10px}}"
+    f".h{{font-weight:bold;text-decoration:underline}}.head{{fill:none;stroke:{C['head']};stroke-width:3}}"
+    f".s{{font-size:12px;text-anchor:start}}.p{{text-anchor:end}}.o{{font-size:10px}}.r{{fill:none;stroke-width:2}}"
 )
 
 
@@ -101,15 +104,15 @@ def _stack(x: float, base: float, step: float, n: int, side: Side) -> list[str]:
 def _points(state: State) -> list[str]:
     game, layout = state.game, state.layout
     head_at = {white_point(game, side, p) for side, p in heads(game).items()}
-    out, triangles = [], {"a": "", "b": ""}
+    out, labels, triangles = [], [], {"a": "", "b": ""}
     for p in range(1, 25):
         x, top = x_of(column(p)), is_top(p)
         base, tip = (TOP, TOP + HALF - 8) if top else (TOP + BOARD_H, TOP + BOARD_H - HALF + 8)
         triangles["a" if column(p) % 2 == (0 if top else 1) else "b"] += f"M{x - W / 2:g} {base}h{W}L{x:g} {tip}Z"
         label_y = TOP - 4 if top else TOP + BOARD_H + LABEL - 2
         shown = p if state.turn == "white" else mirror(game, p)
-        css = "l h" if p in head_at else "l"
-        out.append(f'<text class="{css}" x="{x:g}" y="{label_y}">{shown}</text>')
+        css = ' class="h"' if p in head_at else ""
+        labels.append(f'<text{css} x="{x:g}" y="{label_y}">{shown}</text>')
         if p in head_at:
             out.append(f'<path class="head" d="M{x - W / 2 + 1:g} {base}L{x:g} {tip}L{x + W / 2 - 1:g} {base}"/>')
         for side in SIDES:
@@ -117,7 +120,8 @@ def _points(state: State) -> list[str]:
             if n:
                 first, step = (TOP + R + 1, 2 * R) if top else (TOP + BOARD_H - R - 1, -2 * R)
                 out += _stack(x, first, step, n, side)
-    return [f'<path class="{name}" d="{d}"/>' for name, d in triangles.items()] + out
+    drawn = [f'<path class="{name}" d="{d}"/>' for name, d in triangles.items()]
+    return drawn + ['<g class="l">', *labels, "</g>"] + out
 
 
 def _arrows(state: State) -> list[str]:
@@ -128,9 +132,8 @@ def _arrows(state: State) -> list[str]:
         y = TOP + HALF + 6 + i * 10 if is_top(start) else TOP + HALF + GAP - 6 - (1 - i) * 10
         x1, x2 = x_of(column(start)), x_of(column(end))
         tip = 5 if x2 > x1 else -5
-        colour = COLOURS[side]
         out.append(
-            f'<path d="M{x1:g} {y}L{x2:g} {y}M{x2 - tip:g} {y - 3}L{x2:g} {y}L{x2 - tip:g} {y + 3}" stroke="{colour}" stroke-width="2" fill="none"/>'
+            f'<path class="r" d="M{x1:g} {y}L{x2:g} {y}M{x2 - tip:g} {y - 3}L{x2:g} {y}L{x2 - tip:g} {y + 3}" stroke="{COLOURS[side]}"/>'
         )
     return out
 
@@ -152,16 +155,12 @@ def _bar_and_trays(state: State) -> list[str]:
         off = layout.borne_off(side)
         tray_x = 3 if _home_left(state.game, side) else WIDTH - TRAY - 3
         top_half = is_top(white_point(state.game, side, 1))
-        for i in range(off):
-            y = TOP + 2 + i * 6 if top_half else TOP + BOARD_H - 7 - i * 6
-            out.append(
-                f'<rect x="{tray_x + 2}" y="{y}" width="{TRAY - 4}" height="5" rx="1" fill="{COLOURS[side]}" stroke="{INK[side]}" stroke-width=".7"/>'
-            )
-        if off:
+        if off:  # one slice per checker off, all in one path
+            ys = (TOP + 2 + i * 6 if top_half else TOP + BOARD_H - 7 - i * 6 for i in range(off))
+            slices = "".join(f"M{tray_x + 2} {y}h{TRAY - 4}v5h{4 - TRAY}z" for y in ys)
+            out.append(f'<path class="t{CLASS[side]}" d="{slices}"/>')
             y = TOP + 2 + off * 6 + 10 if top_half else TOP + BOARD_H - 7 - off * 6 - 2
-            out.append(
-                f'<text x="{tray_x + TRAY / 2}" y="{y}" font-size="10" text-anchor="middle" fill="{COLOURS["text"]}">{off}</text>'
-            )
+            out.append(f'<text class="o" x="{tray_x + TRAY / 2:g}" y="{y}">{off}</text>')
     return out
 
 
@@ -176,8 +175,8 @@ def _cube(state: State) -> list[str]:
         y = TOP + HALF + GAP / 2 - 10 if owner is None else TOP + 2 if home_top else TOP + BOARD_H - 22
     x = LEFT + 6 * W + BAR / 2 - 10
     return [
-        f'<rect x="{x:g}" y="{y:g}" width="20" height="20" rx="3" fill="{COLOURS["cube"]}" stroke="{COLOURS["text"]}"/>',
-        f'<text x="{x + 10:g}" y="{y + 14:g}" font-size="11" font-weight="bold" text-anchor="middle" fill="{COLOURS["text"]}">{shown}</text>',
+        f'<rect class="d" x="{x:g}" y="{y:g}" width="20" height="20" rx="3"/>',
+        f'<text x="{x + 10:g}" y="{y + 14:g}">{shown}</text>',
     ]
 
 
@@ -191,19 +190,16 @@ def _status(state: State) -> list[str]:
     turn = state.turn
     out = [
         f'<circle cx="10" cy="{y - 4}" r="6" fill="{COLOURS[turn]}" stroke="{INK[turn]}"/>',
-        f'<text x="20" y="{y}" font-size="12" fill="{COLOURS["label"]}">{turn} on roll</text>',
+        f'<text class="s" x="20" y="{y}">{turn} on roll</text>',
     ]
     x = 100
     for d in dice(state):
         out.append(
-            f'<rect x="{x}" y="{y - 14}" width="18" height="18" rx="3" fill="{COLOURS["cube"]}" stroke="{COLOURS["text"]}"/>'
-            f'<text x="{x + 9}" y="{y}" font-size="12" font-weight="bold" text-anchor="middle" fill="{COLOURS["text"]}">{d}</text>'
+            f'<rect class="d" x="{x}" y="{y - 14}" width="18" height="18" rx="3"/><text x="{x + 9}" y="{y}">{d}</text>'
         )
         x += 22
     pip_text = " · ".join(f"{side} {pips(state, side)}" for side in (turn, other(turn)))
-    out.append(
-        f'<text x="{WIDTH - 4}" y="{y}" font-size="11" text-anchor="end" fill="{COLOURS["label"]}">pips: {pip_text}</text>'
-    )
+    out.append(f'<text class="s p" x="{WIDTH - 4}" y="{y}">pips: {pip_text}</text>')
     return out
 
 
@@ -228,11 +224,11 @@ def svg(state: State, title: str = "") -> str:
     """The state as a standalone SVG document, with a title and a description for screen readers."""
     title = title or f"{state.game} position, {state.turn} on roll"
     board = [
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="4" fill="{COLOURS["frame"]}"/>',
-        f'<rect x="{LEFT}" y="{TOP}" width="{12 * W + BAR}" height="{BOARD_H}" fill="{COLOURS["felt"]}"/>',
-        f'<rect x="{LEFT + 6 * W}" y="{TOP}" width="{BAR}" height="{BOARD_H}" fill="{COLOURS["frame"]}"/>',
-        f'<rect x="3" y="{TOP}" width="{TRAY}" height="{BOARD_H}" fill="{COLOURS["felt"]}" opacity=".6"/>',
-        f'<rect x="{WIDTH - TRAY - 3}" y="{TOP}" width="{TRAY}" height="{BOARD_H}" fill="{COLOURS["felt"]}" opacity=".6"/>',
+        f'<rect class="f" width="{WIDTH}" height="{HEIGHT}" rx="4"/>',
+        f'<rect class="e" x="{LEFT}" y="{TOP}" width="{12 * W + BAR}" height="{BOARD_H}"/>',
+        f'<rect class="f" x="{LEFT + 6 * W}" y="{TOP}" width="{BAR}" height="{BOARD_H}"/>',
+        f'<rect class="e" x="3" y="{TOP}" width="{TRAY}" height="{BOARD_H}" opacity=".6"/>',
+        f'<rect class="e" x="{WIDTH - TRAY - 3}" y="{TOP}" width="{TRAY}" height="{BOARD_H}" opacity=".6"/>',
     ]
     body = board + _points(state) + _arrows(state) + _bar_and_trays(state) + _cube(state) + _status(state)
     return (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .rules import game_hitting
 from .state import SIDES, Layout, Side, StateError, mirror, other
 
 BAR, OFF = 25, 0
@@ -82,13 +83,15 @@ def _sub_multisets(numbers: tuple[int, ...]) -> set[tuple[int, ...]]:
     return {tuple(numbers[i] for i in range(len(numbers)) if mask >> i & 1) for mask in range(1, 1 << len(numbers))}
 
 
-def apply(layout: Layout, side: Side, play: str) -> Layout:
-    """The layout after `side` makes `play`; raises NotationError when the play cannot be made."""
+def apply(layout: Layout, side: Side, play: str, hitting: bool | None = None) -> Layout:
+    """The layout after `side` makes `play` under the switch `hitting` (None: as the game's rulesets have it);
+    raises NotationError when the play cannot be made."""
+    if hitting is None:
+        hitting = game_hitting(layout.game)
     me = list(layout.points(side))
     them = list(layout.points(other(side)))
     bar = dict(zip(SIDES, layout.bar))
     off = dict(zip(SIDES, layout.off))
-    hitting = layout.game == "backgammon"
     for path in parse(play):
         start = path[0][0]
         if start == BAR:
@@ -118,7 +121,7 @@ def apply(layout: Layout, side: Side, play: str) -> Layout:
         layout.game, points["white"], points["black"], (bar["white"], bar["black"]), (off["white"], off["black"])
     )
     try:
-        result.validate(reachable=False)
+        result.validate(hitting, reachable=False)
     except StateError as exc:
         raise NotationError(str(exc)) from None
     return result

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 
+from .games import GAME_DATA
 from .state import CHECKERS, SIDES, Layout, Side, StateError, mirror, other
 
 GNUBG_ID_LENGTH = 14
@@ -62,7 +63,7 @@ def _layout(slots: dict[Side, list[int]], source: str) -> Layout:
 
 
 def _check_backgammon(layout: Layout) -> None:
-    if layout.game != "backgammon":
+    if layout.game not in GAME_DATA or not GAME_DATA[layout.game].position_ids:
         raise StateError(f"position IDs describe backgammon positions, not {layout.game}")
     layout.validate()
 

@@ -12,8 +12,6 @@ import traceback
 from functools import cache
 from typing import Any, TextIO
 
-import jsonschema
-
 from . import PROTOCOL_VERSION
 from .engine import (
     MAX_POSITIONS,
@@ -27,8 +25,9 @@ from .engine import (
     check_methods,
     describe_exception,
 )
-from .rules import Rules, schema
+from .rules import Rules
 from .state import SIDES, Cube, Layout, Match, State, StateError
+from .validation import Compiled, schema
 
 MAX_LINE = 4 * 1024 * 1024  # bytes in one message line, its newline not counted (spec/protocol.md, "Limits")
 
@@ -38,41 +37,37 @@ class ProtocolError(ValueError):
 
 
 @cache
-def _validators(kind: str) -> dict[str, jsonschema.Draft202012Validator]:
-    """One validator per message type of `kind` (to_engine / from_engine), read off the schema's oneOf."""
+def _messages(kind: str) -> dict[str, tuple[dict[str, Any], Compiled]]:
+    """Each message type of `kind` (to_engine / from_engine), read off the schema's oneOf: its definition and validator."""
     defs = schema("protocol")["$defs"]
-    validators = {}
+    messages = {}
     for ref in defs[kind]["oneOf"]:
         name = ref["$ref"].rsplit("/", 1)[1]
         type_ = defs[name]["properties"]["type"]
-        validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": defs})
+        entry = (defs[name], Compiled({"$ref": f"#/$defs/{name}", "$defs": defs}))
         for value in type_.get("enum", [type_.get("const")]):
-            validators[value] = validator
-    return validators
+            messages[value] = entry
+    return messages
 
 
 def check(kind: str, message: Any) -> dict[str, Any]:
     """Raise ProtocolError unless `message` is a valid `to_engine` / `from_engine` message."""
-    validators = _validators(kind)
-    if not isinstance(message, dict) or message.get("type") not in validators:
+    messages = _messages(kind)
+    if not isinstance(message, dict) or message.get("type") not in messages:
         got = message.get("type") if isinstance(message, dict) else type(message).__name__
-        raise ProtocolError(f"message: unknown message type {got!r} (expected one of {', '.join(validators)})")
-    error = jsonschema.exceptions.best_match(validators[message["type"]].iter_errors(message))
-    if error is not None:
-        where = "/".join(map(str, error.absolute_path)) or "message"
-        text = error.message if len(error.message) <= 200 else error.message[:197] + "..."
-        raise ProtocolError(f"{where}: {text}")
+        raise ProtocolError(f"message: unknown message type {got!r} (expected one of {', '.join(messages)})")
+    failure = messages[message["type"]][1].failure(message)
+    if failure is not None:
+        path, text, _ = failure
+        text = text if len(text) <= 200 else text[:197] + "..."
+        raise ProtocolError(f"{'/'.join(map(str, path)) or 'message'}: {text}")
     return message
 
 
 def unknown_fields(message: dict[str, Any]) -> list[str]:
     """The top-level fields of a from_engine message that this version does not define (they are ignored)."""
-    defs = schema("protocol")["$defs"]
-    for ref in defs["from_engine"]["oneOf"]:
-        definition = defs[ref["$ref"].rsplit("/", 1)[1]]
-        if definition["properties"]["type"].get("const") == message.get("type"):
-            return sorted(set(message) - set(definition["properties"]))
-    return []
+    entry = _messages("from_engine").get(message.get("type"))
+    return [] if entry is None else sorted(set(message) - set(entry[0]["properties"]))
 
 
 def decode(line: str, kind: str) -> dict[str, Any]:

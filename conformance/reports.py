@@ -15,6 +15,7 @@ from typing import Any
 from . import PROTOCOL_VERSION, __version__
 from .board import draw
 from .engine import EngineInfo
+from .games import GAME_DATA
 from .position_ids import encode_xgid
 from .profiles import Profile
 from .runner import Outcome, skip_kind
@@ -70,7 +71,7 @@ def describe_failure(o: Outcome, engine_args: str = "") -> str:
         f"  at {o.case.where}",
         f"  rerun: {rerun(o, engine_args)}",
     ]
-    if state.game == "backgammon":
+    if GAME_DATA[state.game].position_ids:
         try:
             lines.append(f"  {encode_xgid(state.layout, state.turn, state.dice or None)}")
         except (ValueError, StateError):  # a position XGID cannot carry

@@ -2,18 +2,59 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-import jsonschema
-
+from .validation import compiled
 from .yamlio import DataError, load_yaml, locate
 
 SPEC_DIR = Path(__file__).resolve().parent.parent / "spec"
-SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+
+
+@dataclass(frozen=True)
+class Switches:
+    """A complete switch assignment as typed fields (spec/switches.yaml), computed once per assignment.
+
+    Two-valued switches whose values read as yes and no are booleans; the others keep their values' names."""
+
+    hitting: bool  # hitting=blots: a lone checker can be hit (and there is a bar)
+    opening: Literal["play-lead-dice", "winner-rolls"]
+    next_game_opener: Literal["opening-roll", "previous-winner"]
+    doubles: Literal["four-moves", "chain", "chain-after-three-rolls"]
+    unplayable: Literal["lost", "opponent-plays"]
+    head_rule: bool  # head-rule=one-per-turn
+    head_exception: Literal["none", "first-turn-3-4-6", "game-first-roll"]
+    six_block: Literal["allowed", "banned-after-turn", "banned-within-turn"]
+    bear_off: Literal["higher-from-highest", "exact-only"]
+    home_frozen: bool  # home-frozen=frozen
+    scoring: Literal["single-gammon-backgammon", "oin-mars-coke", "oin-mars"]
+    draw: bool  # draw=both-blocked
+    cube: bool  # cube=doubling
+
+    @staticmethod
+    def of(values: Mapping[str, str]) -> Switches:
+        """The typed form of a complete assignment (one object per distinct assignment)."""
+        return _switches(tuple(sorted(values.items())))
+
+
+_YES = {
+    "hitting": "blots",
+    "head-rule": "one-per-turn",
+    "home-frozen": "frozen",
+    "draw": "both-blocked",
+    "cube": "doubling",
+}
+
+
+@cache
+def _switches(items: tuple[tuple[str, str], ...]) -> Switches:
+    values = dict(items)
+    return Switches(
+        **{name.replace("-", "_"): values[name] == _YES[name] if name in _YES else values[name] for name in values}
+    )
 
 
 @dataclass(frozen=True)
@@ -25,6 +66,10 @@ class Rules:
     switches: dict[str, str]
     options: dict[str, Any] = field(default_factory=dict)
     profile: str | None = None  # the engine profile these values come from, if not the ruleset itself
+    switch: Switches = field(init=False, repr=False, compare=False)  # the switch values, typed
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "switch", Switches.of(self.switches))
 
     def __getitem__(self, switch: str) -> str:
         return self.switches[switch]
@@ -89,10 +134,6 @@ def decided(switch: str, value: str, source: str) -> bool:
     return source in registry()["switches"][switch].get("decided", {}).get(value, [])
 
 
-def schema(name: str) -> dict[str, Any]:
-    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
-
-
 def accepted(required: str | list[str]) -> tuple[str, ...]:
     """The values a `requires` entry accepts: one value, or a list of them (the case holds under each)."""
     return (required,) if isinstance(required, str) else tuple(required)
@@ -139,9 +180,9 @@ def check_options(options: dict[str, Any], path: Path, where: Any, what: str) ->
 
 def load_ruleset(path: Path) -> Ruleset:
     data = load_yaml(path)
-    validator = jsonschema.Draft202012Validator(schema("ruleset"))
-    for error in validator.iter_errors(data):
-        raise DataError(path, locate(data, *error.absolute_path), error.message)
+    failure = compiled("ruleset").failure(data)
+    if failure is not None:
+        raise DataError(path, locate(data, *failure[0]), failure[1])
     check_switches(data["switches"], path, data["switches"], "ruleset")
     missing = set(registry()["switches"]) - set(data["switches"])
     if missing:
@@ -168,3 +209,10 @@ def load_ruleset(path: Path) -> Ruleset:
 def rulesets() -> dict[str, Ruleset]:
     """Every ruleset the suite defines, by name."""
     return {rs.name: rs for rs in map(load_ruleset, sorted((SPEC_DIR / "rulesets").glob("*.yaml")))}
+
+
+@cache
+def game_hitting(game: str) -> bool:
+    """The hitting switch for a layout judged without a ruleset at hand: on when a ruleset of `game` has
+    hitting=blots (the rulesets are the data; a case or request that has its rules passes the switch)."""
+    return any(rs.switches["hitting"] == "blots" for rs in rulesets().values() if rs.game == game)

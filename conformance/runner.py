@@ -118,7 +118,10 @@ class Verdict:
 
 
 def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str, Layout]]:
-    """Compare an engine's set of resulting layouts with the step's expectation."""
+    """Compare an engine's set of resulting layouts with the step's expectation.
+
+    A layout is judged possible as the game's rulesets have it (state.Layout.validate), under any flip of a
+    switch too: a position that cannot arise in the game is a wrong answer whatever the engine was asked."""
     before, game, turn = step.state.layout, step.state.game, step.state.turn
     actual: dict[str, Layout] = {}
     rejected: list[str] = []

@@ -13,7 +13,7 @@ from typing import Any
 
 from .notation import parse
 from .state import CHECKERS, HEAD, Cube, Layout, Match, Segment, Side, State, TurnContext, other, start_layout
-from .steps import Step, next_segment, plays_step, resolve, result_step
+from .steps import Step, expected_next, plays_step, resolve, result_step
 from .yamlio import DataError, LineDict, locate
 
 
@@ -34,6 +34,7 @@ class _Walk:
     match: Match
     played: set[str]  # sides that have had a turn this game
     rolls: int  # rolls played this game
+    hitting: bool | None  # the switch the case pins (None: as the game's rulesets have it)
     pending: Segment | None = None  # the segment the next step must play
     roll: tuple[int, ...] = ()
     head: int = 0  # checkers the owner took off the head this turn
@@ -76,9 +77,9 @@ class _Walk:
         passed = bool(pending and pending.passed)
         player = pending.player if pending else self.turn
         context = TurnContext(player not in self.played, self.rolls, 0 if passed else self.head)
-        checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path)
+        checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path, self.hitting)
         if "play" in step:
-            made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path)
+            made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)
             played_to = made[step["play"]]
             checked = replace(checked, play=(step["play"], played_to))
             self.layout = played_to
@@ -91,7 +92,7 @@ class _Walk:
                     locate(self.raw, *at, "next"),
                     "the play bears off the last checker: the game is over, nothing comes next",
                 )
-            checked = replace(checked, check_next=True, next=next_segment(self.raw, at, step["next"], owner, self.path))
+            checked = replace(checked, check_next=True, next=expected_next(step["next"], owner))
         self.pending = checked.next if checked.check_next else None
         if self.pending is None:
             self.played.add(owner)
@@ -144,7 +145,7 @@ class _Walk:
             return self.next_game(step, at, expect, line)
         if self.turn is None:
             raise self.fail(line, "nobody is on roll yet (start with an opening step or give 'turn')")
-        if self.pending is not None and "numbers" not in step:
+        if self.pending is not None and "numbers" not in step and "may_double" not in step:
             raise self.fail(
                 line,
                 f"the turn goes on: {self.pending.player} plays {list(self.pending.numbers)} (a 'numbers' step)",
@@ -167,19 +168,21 @@ class _Walk:
         if "double" in step:
             return self.double(step, at, expect, line)
         if "may_double" in step:
-            return Step("may-double", self.state(self.turn), {"may_double": step["may_double"]}, line)
+            return Step("may-double", self.state(player), {"may_double": step["may_double"]}, line)
         checked = result_step(self.raw, at, expect, self.state(self.turn), line, self.path)
         self.result = expect.get("result")
         return checked
 
 
-def walk(raw: LineDict, first: State, path: Path) -> list[Step]:
+def walk(raw: LineDict, first: State, path: Path, hitting: bool | None) -> list[Step]:
     """Walk a scripted sequence: the harness keeps the state; each step checks the engine on it.
 
     A `roll` starts a turn; while a step's `next` names a segment, the turn goes on with a
     `numbers` step for it; otherwise the other side is on roll.  `next_game` moves a match on."""
     played = set() if first.context.first_turn else {"white", "black"}
-    walk = _Walk(raw, path, first.layout, first.turn, first.cube, first.match, played, first.context.rolls_in_game)
+    walk = _Walk(
+        raw, path, first.layout, first.turn, first.cube, first.match, played, first.context.rolls_in_game, hitting
+    )
     steps = [walk.step(i, step) for i, step in enumerate(raw["steps"])]
     if walk.pending is not None:
         raise DataError(

@@ -1,24 +1,17 @@
-"""One state model for all three games (spec/conventions.md).
-
-Each side counts the 24 points from its own point of view: its 24-point is the
-farthest from home, 1-6 is its home board.  Where the other side's checkers
-stand in those numbers depends only on the game's geometry:
-
-* Backgammon: the sides move towards each other, my point p is the other's 25 - p.
-* Narde and Crazy Narde: both move the same way round from diagonally opposite
-  heads, my point p is the other's p - 12 (p > 12) or p + 12 (p <= 12).
-"""
+"""One state model for all three games (spec/conventions.md); each game's board is data (games.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .games import CHECKERS, GAME_DATA, HOME
+from .rules import game_hitting
 
 Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
-GAMES = ("backgammon", "narde", "crazy-narde")
-CHECKERS = 15
-HEAD = 24  # the Narde head, in each side's own numbering
+GAMES = tuple(GAME_DATA)
+HEAD = 24  # the Narde head, in each side's own numbering (games.Game.head)
 
 
 class StateError(ValueError):
@@ -31,9 +24,7 @@ def other(side: Side) -> Side:
 
 def mirror(game: str, point: int) -> int:
     """The other side's number for my point `point` (conventions: geometry)."""
-    if game == "backgammon":
-        return 25 - point
-    return point - 12 if point > 12 else point + 12
+    return GAME_DATA[game].mirror[point]
 
 
 @dataclass(frozen=True)
@@ -74,55 +65,62 @@ class Layout:
         }
 
     @classmethod
-    def from_wire(cls, game: str, data: dict[str, Any], check: bool = True) -> Layout:
-        """Read a layout as the protocol carries it; raises StateError when malformed (or, with `check`, impossible)."""
+    def from_wire(cls, game: str, data: dict[str, Any], check: bool = True, hitting: bool | None = None) -> Layout:
+        """Read a layout as the protocol carries it; raises StateError when malformed (or, with `check`, impossible
+        under the switch `hitting`)."""
         try:
             layout = cls(
                 game=game,
-                white=tuple(int(n) for n in data["white"]),
-                black=tuple(int(n) for n in data["black"]),
+                white=tuple(map(int, data["white"])),
+                black=tuple(map(int, data["black"])),
                 bar=(int(data.get("bar", {}).get("white", 0)), int(data.get("bar", {}).get("black", 0))),
                 off=(int(data.get("off", {}).get("white", 0)), int(data.get("off", {}).get("black", 0))),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateError(f"malformed position: {exc!r}") from None
         if check:
-            layout.validate()
+            layout.validate(hitting)
         return layout
 
-    def validate(self, reachable: bool = True) -> None:
+    def validate(self, hitting: bool | None = None, reachable: bool = True) -> None:
         """Reject impossible layouts with a message saying what is wrong.
 
-        With `reachable` False, only the counts are checked (how the harness judges the result of a
-        play that a case names as illegal, e.g. bearing off before all checkers are home)."""
-        if self.game not in GAMES:
+        `hitting` is the switch (hitting=blots; None: as the game's rulesets have it): without it there is
+        no bar, and (with `reachable`) nothing leaves the home board once bearing off has begun.  With `reachable` False only the counts are
+        checked (how the harness judges the result of a play that a case names as illegal, e.g. bearing
+        off before all checkers are home)."""
+        board = GAME_DATA.get(self.game)
+        if board is None:
             raise StateError(f"unknown game {self.game!r} (expected one of {', '.join(GAMES)})")
+        if hitting is None:
+            hitting = game_hitting(self.game)
         for side in SIDES:
-            pts = self.points(side)
+            pts, bar, off = self.points(side), self.on_bar(side), self.borne_off(side)
             if len(pts) != 24:
                 raise StateError(f"{side} has {len(pts)} points, expected 24")
-            if any(n < 0 for n in pts) or self.on_bar(side) < 0 or self.borne_off(side) < 0:
+            on_board = sum(pts)
+            if min(pts) < 0 or bar < 0 or off < 0:
+                raise StateError(f"{side} has a negative checker count (board {on_board} + bar {bar} + off {off})")
+            if on_board + bar + off != CHECKERS:
                 raise StateError(
-                    f"{side} has a negative checker count (board {sum(pts)} + bar {self.on_bar(side)} + off {self.borne_off(side)})"
+                    f"{side} has {on_board + bar + off} checkers (board {on_board} + bar {bar}"
+                    f" + off {off}), expected {CHECKERS}"
                 )
-            total = sum(pts) + self.on_bar(side) + self.borne_off(side)
-            if total != CHECKERS:
+            if bar and not hitting:
                 raise StateError(
-                    f"{side} has {total} checkers (board {sum(pts)} + bar {self.on_bar(side)}"
-                    f" + off {self.borne_off(side)}), expected {CHECKERS}"
+                    f"{side} has checkers on the bar, but {self.game} has no hitting and no bar here (hitting=none)"
                 )
-            if self.game != "backgammon" and self.on_bar(side):
-                raise StateError(f"{side} has checkers on the bar, but {self.game} has no hitting and no bar")
+        theirs = board.mirror
         for p in range(1, 25):
-            if self.white[p - 1] and self.black[mirror(self.game, p) - 1]:
-                raise StateError(f"white's point {p} (black's {mirror(self.game, p)}) holds checkers of both sides")
-        if not reachable or self.game == "backgammon":
+            if self.white[p - 1] and self.black[theirs[p] - 1]:
+                raise StateError(f"white's point {p} (black's {theirs[p]}) holds checkers of both sides")
+        if not reachable or hitting:
             return
         for side in SIDES:  # without hitting, nothing leaves the home board once bearing off has begun
-            if self.borne_off(side) and any(self.points(side)[6:]):
+            if self.borne_off(side) and any(self.points(side)[HOME.stop - 1 :]):
                 raise StateError(
                     f"{side} has borne off checkers but still has some outside its home board, impossible in"
-                    f" {self.game}: bearing off needs all fifteen home, and without hitting none can leave it"
+                    f" {self.game} without hitting: bearing off needs all fifteen home, and none can leave it"
                 )
 
 
@@ -275,9 +273,6 @@ class State:
     def game(self) -> str:
         return self.layout.game
 
-    def with_layout(self, layout: Layout) -> State:
-        return replace(self, layout=layout)
-
     def to_wire(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -291,7 +286,8 @@ class State:
         }
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> State:
+    def from_wire(cls, data: dict[str, Any], hitting: bool | None = None) -> State:
+        """Read a state as the protocol carries it, its layout judged under the switch `hitting`."""
         try:
             game, turn = data["game"], data["turn"]
         except (KeyError, TypeError) as exc:
@@ -302,7 +298,7 @@ class State:
         if any(not 1 <= d <= 6 for d in dice):
             raise StateError(f"dice must be 1-6, got {list(dice)}")
         return cls(
-            layout=Layout.from_wire(game, data["position"]),
+            layout=Layout.from_wire(game, data["position"], hitting=hitting),
             turn=turn,
             dice=dice,
             context=TurnContext.from_wire(data.get("context")),
@@ -314,10 +310,5 @@ class State:
 
 def start_layout(game: str) -> Layout:
     """The starting position of a game."""
-    pts = [0] * 24
-    if game == "backgammon":
-        for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
-            pts[p - 1] = n
-    else:
-        pts[HEAD - 1] = CHECKERS
-    return Layout(game, tuple(pts), tuple(pts))
+    points = GAME_DATA[game].start_points()
+    return Layout(game, points, points)

@@ -45,7 +45,9 @@ class Step:
     )
 
 
-def plays_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: State, line: int, path: Path) -> Step:
+def plays_step(
+    raw: LineDict, at: list[Any], expect: dict[str, Any], state: State, line: int, path: Path, hitting: bool | None
+) -> Step:
     wrong = set(expect) - PLAY_EXPECTATIONS
     if wrong or not expect and not at:
         raise DataError(
@@ -56,10 +58,17 @@ def plays_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: Stat
     if "plays" in expect and "no_play" in expect:
         raise DataError(path, locate(raw, *at, "expect"), f"case {raw['id']}: give either plays or no_play")
     expected = {
-        name: resolve(raw, [*at, "expect", name], expect.get(name, []), state, path) for name in ("plays", "includes")
+        name: resolve(raw, [*at, "expect", name], expect.get(name, []), state, path, hitting)
+        for name in ("plays", "includes")
     }
     expected["excludes"] = resolve(
-        raw, [*at, "expect", "excludes"], [e["play"] for e in expect.get("excludes", [])], state, path, rolled=False
+        raw,
+        [*at, "expect", "excludes"],
+        [e["play"] for e in expect.get("excludes", [])],
+        state,
+        path,
+        hitting,
+        "excluded ",
     )
     if expect.get("no_play"):
         expected["plays"] = {"(no move)": state.layout}
@@ -75,7 +84,7 @@ def result_step(raw: LineDict, at: list[Any], expect: dict[str, Any], state: Sta
     return Step("result", state, expect, line)
 
 
-def next_segment(raw: LineDict, at: list[Any], data: dict[str, Any] | None, owner: Side, path: Path) -> Segment | None:
+def expected_next(data: dict[str, Any] | None, owner: Side) -> Segment | None:
     """A step's expected next segment (`next: null` ends the turn)."""
     if data is None:
         return None
@@ -91,19 +100,26 @@ def numbers(state: State) -> tuple[int, ...]:
 
 
 def resolve(
-    raw: LineDict, at: list[Any], plays: list[str], state: State, path: Path, rolled: bool = True
+    raw: LineDict,
+    at: list[Any],
+    plays: list[str],
+    state: State,
+    path: Path,
+    hitting: bool | None,
+    kind: str = "",
 ) -> dict[str, Layout]:
-    """Each play's resulting layout; a play the board does not allow is a DataError, and so (with `rolled`,
-    for plays expected to be legal) is one whose moves no numbers to play make."""
+    """Each play's resulting layout under the switch `hitting` (None: as the game's rulesets have it); a play
+    the board does not allow is a DataError, and so is one whose moves no numbers to play make: a legal play
+    must use them, and an excluded one must be a play the numbers could make that a rule forbids (one the dice
+    cannot make tests nothing)."""
     resolved: dict[str, Layout] = {}
     layout, turn, usable = state.layout, state.turn, numbers(state)
     for i, play in enumerate(plays):
         try:
-            result = apply(layout, turn, play)
-            if rolled:
-                check_numbers(play, usable)
+            result = apply(layout, turn, play, hitting)
+            check_numbers(play, usable)
         except NotationError as exc:
-            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: play {play!r}: {exc}") from None
+            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: {kind}play {play!r}: {exc}") from None
         key = result.key()
         twin = next((p for p, lay in resolved.items() if lay.key() == key), None)
         if twin is not None and at[-1] == "plays":

@@ -8,7 +8,7 @@ from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import Cube, Layout, Match, Segment, Side, State
 
 from .cube import cube_action, match_after_game, may_double
-from .movegen import next_segment, play_segment
+from .movegen import SegmentPlays, search
 from .opening import opening
 from .scoring import game_result
 
@@ -19,11 +19,22 @@ class ReferenceEngine:
     def info(self) -> EngineInfo:
         return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()), reads_switches=True)
 
+    def __init__(self) -> None:
+        self._last: tuple[State, Rules, SegmentPlays] | None = None
+
+    def segment_plays(self, state: State, rules: Rules) -> SegmentPlays:
+        """The move search of one segment, kept for the next query: legal-plays and next-segment of the same
+        state (a step that checks `next`) share one search."""
+        last = self._last
+        if last is None or last[0] != state or last[1] != rules:
+            last = self._last = (state, rules, search(state, rules))
+        return last[2]
+
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        return play_segment(state, rules)[0]
+        return list(self.segment_plays(state, rules).results)
 
     def next_segment(self, state: State, rules: Rules) -> Segment | None:
-        return next_segment(state, rules)
+        return self.segment_plays(state, rules).next
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         return game_result(state, rules)

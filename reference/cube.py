@@ -40,11 +40,18 @@ def dice_already_thrown(state: State, rules: Rules) -> bool:
     return rules["opening"] == "play-lead-dice" and state.context.rolls_in_game == 0
 
 
+def turn_under_way(state: State) -> bool:
+    """A later segment of a turn (the next double of a chain, numbers handed to the opponent) is played
+    without a throw: it is not the start of a turn, where alone a double is offered.  cn.cube.as-backgammon."""
+    return state.segment is not None
+
+
 def may_double(state: State, rules: Rules) -> bool:
     """Whether the side on roll may offer a double now (before rolling).  bg.cube.offer."""
     return (
         game_has_cube(rules)
         and not dice_already_thrown(state, rules)
+        and not turn_under_way(state)
         and cube_available(state.cube, state.turn)
         and below_ceiling(state.cube.value * 2)
         and not crawford_game(state.match)

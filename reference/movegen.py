@@ -8,6 +8,7 @@ be played, which `keep_maximal` settles over the whole set).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
@@ -102,13 +103,28 @@ def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: Turn
     return play_segment(State(layout, side, dice, context), rules)[0]
 
 
-def next_segment(state: State, rules: Rules) -> Segment | None:
-    """What follows the current segment of a turn: the opponent plays the remainder, the chain goes on, or the turn ends.
+@dataclass(frozen=True)
+class SegmentPlays:
+    """One search of a segment: its legal results, the numbers they use, and what follows it."""
+
+    results: list[Layout]
+    used: tuple[int, ...]
+    next: Segment | None
+
+
+def search(state: State, rules: Rules) -> SegmentPlays:
+    """The legal plays of the current segment and what follows them, from one move search."""
+    results, used = play_segment(state, rules)
+    return SegmentPlays(results, used, next_segment(state, rules, results, used))
+
+
+def next_segment(state: State, rules: Rules, results: list[Layout], used: tuple[int, ...]) -> Segment | None:
+    """What follows the current segment, given its legal `results` and the numbers they `used`: the opponent plays
+    the remainder, the chain goes on, or the turn ends.
 
     cn.unplayable.opponent-plays, cn.unplayable.once, cn.doubles.chain, cn.chain.returns."""
     numbers = segment_numbers(state, rules)
     owner = state.segment.owner if state.segment else state.turn
-    results, used = play_segment(state, rules)
     if all(game_over(layout, rules) for layout in results):
         return None  # cn.end.win, cn.draw.both-blocked: the game ends at once, mid-turn too
     if not (state.segment and state.segment.passed):

@@ -14,8 +14,6 @@ from .view import BAR, OFF, Counts, mirrored
 
 Position = tuple[Counts, Counts]  # (me, them)
 
-HOME = range(1, 7)
-
 
 def numbers_to_play(dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
     """A roll's numbers; a double is played four times.

@@ -12,7 +12,8 @@ from dataclasses import replace
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import HEAD, Layout, State
 
-from .movegen import next_segment, play_segment
+from .movegen import search
+from .scoring import game_over
 
 
 def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
@@ -23,10 +24,11 @@ def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
     while frontier:
         following: set[tuple[State, int]] = set()
         for current, owner_head in frontier:
-            after = next_segment(current, rules)
+            found = search(current, rules)
+            after = found.next
             owner_plays = not (current.segment and current.segment.passed)
-            for layout in play_segment(current, rules)[0]:
-                if after is None:
+            for layout in found.results:
+                if after is None or game_over(layout, rules):  # cn.end.win, cn.draw.both-blocked: mid-turn too
                     finals.add(layout)
                     continue
                 head = owner_head

@@ -7,17 +7,16 @@ the mover's point p, `them[BAR]` the opponent's bar and `them[OFF]` its borne-of
 
 from __future__ import annotations
 
+from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.state import SIDES, Layout, Side, other
 
 OFF, BAR = 0, 25
 Counts = tuple[int, ...]  # 26 entries: OFF, points 1..24, BAR
 
 
-def mirrored(game: str, theirs: tuple[int, ...]) -> list[int]:
-    """24 counts re-indexed from one side's numbering to the other's (state.mirror, by slicing; its own inverse)."""
-    if game == "backgammon":
-        return list(theirs[::-1])  # my p is their 25 - p
-    return list(theirs[12:] + theirs[:12])  # my p is their p + 12 (p <= 12) or p - 12
+def mirrored(game: str, theirs: tuple[int, ...]) -> tuple[int, ...]:
+    """24 counts re-indexed from one side's numbering to the other's (the game's geometry; its own inverse)."""
+    return GAME_DATA[game].mirrored(theirs)
 
 
 def to_view(layout: Layout, side: Side) -> tuple[Counts, Counts]:
@@ -30,7 +29,7 @@ def to_view(layout: Layout, side: Side) -> tuple[Counts, Counts]:
 
 def to_layout(game: str, side: Side, me: Counts, them: Counts) -> Layout:
     """Back from the mover's view to a layout."""
-    theirs = tuple(mirrored(game, them[1:25]))  # mirroring is its own inverse
+    theirs = mirrored(game, them[1:25])  # mirroring is its own inverse
     mine = tuple(me[1:25])
     if side == "white":
         return Layout(game, mine, theirs, (me[BAR], them[BAR]), (me[OFF], them[OFF]))

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -19,8 +20,10 @@ from typing import Any
 import yaml
 from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
+from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
+from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rules import accepted, registry, rulesets
@@ -29,7 +32,7 @@ from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
 _RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
-GAME_TITLES = {"backgammon": "Backgammon", "narde": "Narde", "crazy-narde": "Crazy Narde"}
+GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
@@ -43,6 +46,8 @@ CSS = """
 .matrix td code, .matrix td a { color: #1a1a1a; }
 .matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
+.rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
+.rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
 
@@ -122,7 +127,7 @@ def _plays(step: Step) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(step.state.with_layout(layout), f'after {play}', 190)}"
+            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190)}"
             f"<figcaption>{_text(play)}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
@@ -178,7 +183,7 @@ def _step(step: Step, n: int) -> list[str]:
 def _ids(case: Case) -> list[str]:
     """For a backgammon case, its XGID and GNU Position ID, in a block with a copy button."""
     state = case.state
-    if state.game != "backgammon":
+    if not GAME_DATA[state.game].position_ids:
         return []
     dice = state.dice if len(state.dice) == 2 else None
     return [
@@ -199,28 +204,33 @@ def rule_link(rule: str) -> str:
     return f"[`{rule}`]({clause.path.name}#{rule})" if clause else f"`{rule}`"
 
 
+def _requires(case: Case) -> str:
+    return ", ".join(f"[`{k}={'|'.join(accepted(v))}`](switches.md#{k})" for k, v in case.requires.items())
+
+
+def _options(case: Case) -> str:
+    return ", ".join(f"`{k}={_value(v)}`" for k, v in case.options.items())
+
+
 def case_body(case: Case) -> list[str]:
     """A case's board, what it requires, what it expects and how that was derived."""
     state = case.state
     lines = [f"Rules: {_rule_links(case.rules)}  "]
     if case.requires:
-        lines.append(
-            "Requires: "
-            + ", ".join(f"[`{k}={'|'.join(accepted(v))}`](switches.md#{k})" for k, v in case.requires.items())
-            + "  "
-        )
+        lines.append(f"Requires: {_requires(case)}  ")
     if case.options:
-        lines.append("Options: " + ", ".join(f"`{k}={_value(v)}`" for k, v in case.options.items()) + "  ")
+        lines.append(f"Options: {_options(case)}  ")
     if case.query != "scenario" and state.dice:
         lines.append(f"{state.turn.capitalize()} to play {'-'.join(map(str, state.dice))}.")
-    lines += ["", board(state, case.title), "", *_ids(case)]
+    return [*lines, "", board(state, case.title), "", *_ids(case), *_outcome(case), ""]
+
+
+def _outcome(case: Case) -> list[str]:
+    """What the case expects: each scenario step with its board, or the expectation and the plays drawn."""
     if case.query == "scenario":
-        for n, step in enumerate(case.steps, 1):
-            lines += _step(step, n)
-    else:
-        lines += [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
-        lines += ["", *(_plays(case.steps[0]) if case.query == "legal-plays" else [])]
-    return lines + [""]
+        return [line for n, step in enumerate(case.steps, 1) for line in _step(step, n)]
+    lines = [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
+    return [*lines, "", *(_plays(case.steps[0]) if case.query == "legal-plays" else [])]
 
 
 @cache
@@ -335,6 +345,8 @@ def on_files(files: Files, config: Any) -> Files:
     for game, cases in by_game.items():
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
+    files.append(File.generated(config, "rulesets.md", content=rulesets_page()))
+    files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
@@ -359,6 +371,7 @@ def switches_page() -> str:
     ]
     for name, spec in data.items():
         lines += [f"## `{name}` {{#{name}}}", "", f"{spec['summary']} (topic: {spec['topic']})", ""]
+        lines += [f"One position under every ruleset: [same position, every ruleset](same-position.md#{name}).", ""]
         for value, meaning in spec["values"].items():
             stated = ", ".join(f"`{s}`" for s in spec.get("sources", {}).get(value, []))
             decided = ", ".join(f"`{s}`" for s in (spec.get("decided") or {}).get(value, []))
@@ -367,6 +380,83 @@ def switches_page() -> str:
             )
             lines.append(f"- `{value}`: {meaning}" + (f" ({who})" if who else ""))
         lines.append("")
+    return "\n".join(lines)
+
+
+def ruleset_link(name: str) -> str:
+    return f"[`{name}`](rulesets.md#{name})"
+
+
+def rulesets_page() -> str:
+    """Every ruleset, anchored by its name: its game, source, switch values and options."""
+    lines = [
+        "# Rulesets",
+        "",
+        "A ruleset gives every rule switch one value and lists the options it offers (`spec/rulesets/`).",
+        "",
+    ]
+    for rs in sorted(rulesets().values(), key=lambda rs: (GAMES.index(rs.game), rs.name)):
+        lines += [
+            f"## `{rs.name}` {{#{rs.name}}}",
+            "",
+            f"{GAME_TITLES[rs.game]}, from the source `{rs.source}`: {rs.summary}",
+            "",
+        ]
+        lines += [f"- [`{k}`](switches.md#{k}): `{v}`" for k, v in rs.switches.items()]
+        for name, spec in rs.options.items():
+            allowed = ", ".join(f"`{_value(a)}`" for a in spec["allowed"])
+            lines.append(f"- option `{name}`: default `{_value(spec['default'])}`, allowed {allowed}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _answer(case: Case) -> list[str]:
+    """What one ruleset makes of the contested position: the case's expectation, drawn, and its derivation."""
+    lines = [
+        f"[`{case.id}`]({case_page(case.game)}#{case.id}): {_text(case.title)}",
+        "",
+        f"Requires: {_requires(case)}",
+        "",
+    ]
+    if case.options:
+        lines += [f"Options: {_options(case)}", ""]
+    return [*lines, *_outcome(case), f"*Derivation:* {_text(case.derivation)}", ""]
+
+
+def same_position_page() -> str:
+    """For each switch, a position the suite pins under different values, and each ruleset's answer side by side."""
+    found = contests(suite())
+    gaps = [name for name, contest in found.items() if contest is None]
+    lines = [
+        "# Same position, every ruleset",
+        "",
+        "For each rule switch, one position of the suite that cases pin under different values of it, and what "
+        "each ruleset of that game makes of the position, side by side. The answers are the cases' expectations, "
+        "each derived by hand or by an independent method as its derivation says, never an engine's output.",
+        "",
+    ]
+    if gaps:
+        lines += ["No position of the suite is contested for " + ", ".join(f"[`{g}`](#{g})" for g in gaps) + ".", ""]
+    for name, contest in found.items():
+        spec = registry()["switches"][name]
+        lines += [f"## `{name}` {{#{name}}}", "", f"{spec['summary']} [Definition](switches.md#{name}).", ""]
+        if contest is None:
+            lines += [f"No contested position: {why_none(name)}.", ""]
+            continue
+        first = contest.cases[0]
+        lines += [board(first.state, f"the contested position of {name}"), ""]
+        if first.state.dice and first.query != "scenario":
+            lines += [f"{first.state.turn.capitalize()} to play {'-'.join(map(str, first.state.dice))}.", ""]
+        if contest.also:
+            also = ", ".join(f"[`{a}`](switches.md#{a})" for a in contest.also)
+            lines += [f"The cases shown also pin {also} differently: the answers differ by those too.", ""]
+        lines.append('<div class="rulesets" markdown>')
+        for rs in game_rulesets(first.game):
+            value, case = rs.switches[name], contest.shown[rs.name]
+            lines += ["", "<div markdown>", "", f"**{ruleset_link(rs.name)}**: `{name} = {value}`", ""]
+            lines += _answer(case) if case else [f"No case pins this position under `{rs.name}`.", ""]
+            lines += ["</div>"]
+        lines += ["", "</div>", ""]
     return "\n".join(lines)
 
 
@@ -473,7 +563,7 @@ def home() -> list[str]:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs."""
-    if page.file.src_uri.startswith(("cases-", "switches", "results")):
+    if page.file.src_uri.startswith(("cases-", "switches", "results", "rulesets", "same-position")):
         return markdown
     by_rule = cases_by_rule(suite())
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
@@ -505,3 +595,18 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         out.append(_link_rules(line, current))
     flush()
     return "\n".join(out) + "\n"
+
+
+SPLITTERS = {"ja": "tinyseg.js", "th": "wordcut.js"}  # the search's word splitters, by language
+
+
+def on_post_build(config: Any) -> None:
+    """Drop what the theme ships that this site never loads: source maps, and the search's stemmers and
+    word splitters for languages other than the site's (the search worker loads only those)."""
+    assets = Path(config["site_dir"]) / "assets"
+    langs = set(config["plugins"]["material/search"].config["lang"] or ["en"])
+    keep = {f"lunr.{lang}.min.js" for lang in langs} | {SPLITTERS.get(lang) for lang in langs}
+    keep |= {"lunr.stemmer.support.min.js", "lunr.multi.min.js"}
+    for path in [*assets.rglob("*.map"), *(assets / "javascripts" / "lunr").rglob("*.js")]:
+        if path.name not in keep:
+            path.unlink()

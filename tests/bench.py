@@ -1,4 +1,6 @@
-"""Benchmarks of the reference engine (a script, not a test): `python tests/bench.py [-n N] [--profile]`.
+"""Benchmarks of the reference engine (a script, not a test): `python tests/bench.py [-n N] [--profile] [--serve]`.
+
+0. (--serve, alone) The suite through `gammonspec serve` beside the same run in process, in one run.
 
 1. The whole suite run in-process against the reference engine (loading the cases timed apart),
    per game, with the slowest case and its peak memory.
@@ -69,6 +71,33 @@ def bench_suite() -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     print(f"   slowest case: {name}::{case.id} {spent * 1000:.1f} ms, peak memory {peak / 1e3:.0f} kB")
+
+
+def bench_serve(repeat: int) -> None:
+    """The suite through `gammonspec serve` beside the same run in process, start-up excluded, alternating passes."""
+    from gammonspec.conformance.python_engine import PythonEngine
+    from gammonspec.conformance.subprocess_engine import SubprocessEngine
+
+    pairs = plan(suite(), rulesets(), Filters())
+    process = SubprocessEngine(f"{sys.executable} -m gammonspec.conformance.cli serve")
+    engines = {"in process (gammonspec run)": PythonEngine("reference"), "gammonspec serve process": process}
+    best = dict.fromkeys(engines, float("inf"))
+    try:
+        for engine in engines.values():
+            engine.info()  # start-up and handshake, not timed
+        for _ in range(repeat):
+            for name, engine in engines.items():
+                startup, began = getattr(engine, "startup_seconds", 0.0), time.perf_counter()
+                statuses = Counter(o.status for o in run(engine, pairs))
+                spent = time.perf_counter() - began - (getattr(engine, "startup_seconds", 0.0) - startup)
+                assert statuses == {"passed": len(pairs)}, statuses
+                best[name] = min(best[name], spent)
+    finally:
+        process.close()
+    print(f"0. The suite's {len(pairs)} case x ruleset pairs, in process and through the protocol; best of {repeat}")
+    base = best["in process (gammonspec run)"]
+    for name, secs in best.items():
+        print(f"   {name:30s} {secs:7.3f} s   {secs / base:5.2f}x the in-process run")
 
 
 def timed(call: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> float:
@@ -201,9 +230,15 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="also print the reference engine's cProfile hot spots")
     parser.add_argument("--no-suite", action="store_true", help="skip the suite run")
     parser.add_argument(
+        "--serve", action="store_true", help="only the suite through `gammonspec serve` beside the in-process run"
+    )
+    parser.add_argument(
         "--chain-limit", type=float, default=120, help="seconds a whole-turn chain may take (default 120)"
     )
     args = parser.parse_args()
+    if args.serve:
+        bench_serve(args.repeat)
+        return
     if not args.no_suite:
         bench_suite()
     bench_movegen(args.n, args.seed, args.repeat, args.profile)

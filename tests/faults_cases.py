@@ -350,6 +350,18 @@ FAULTS: list[Fault] = [
     ),
     _check(
         "unclear-message",
+        "excludes-a-play-the-roll-cannot-make",
+        _g(
+            (
+                'expect:\n      plays:\n        - "24/13"\n        - "24/18 13/8"',
+                'expect: {excludes: [{play: "24/18 13/9", reason: both-dice-required}]}',
+            )
+        ),
+        9,
+        "case one: excluded play '24/18 13/9': 13/9 moves 4 pips, which no numbers of 6-5 make",
+    ),
+    _check(
+        "unclear-message",
         "bear-off-without-the-number",
         _g(
             ("position: start", "position: {white: {6: 2}, black: {24: 15}}"),

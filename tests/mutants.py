@@ -227,8 +227,8 @@ def _chain_after_two(original: Any) -> Any:
 
 
 def _passed_not_returned(original: Any) -> Any:
-    def next_segment(state, rules):  # after passed numbers the turn ends: the chain does not return
-        following = original(state, rules)
+    def next_segment(state, rules, results, used):  # after passed numbers the turn ends: the chain does not return
+        following = original(state, rules, results, used)
         if state.segment and state.segment.passed:
             return None
         return following
@@ -237,15 +237,15 @@ def _passed_not_returned(original: Any) -> Any:
 
 
 def _passed_twice(original: Any) -> Any:
-    def next_segment(state, rules):  # passed numbers the opponent cannot use go back (cn.unplayable.once)
-        following = original(state, rules)
+    def next_segment(
+        state, rules, results, used
+    ):  # passed numbers the opponent cannot use go back (cn.unplayable.once)
+        following = original(state, rules, results, used)
         if state.segment and state.segment.passed and following is None:
-            numbers = state.segment.numbers
-            used = movegen.play_segment(state, rules)[1]
-            left = list(numbers)
+            left = list(state.segment.numbers)
             for n in used:
                 left.remove(n)
-            if left and not all(scoring.game_over(lay, rules) for lay in movegen.play_segment(state, rules)[0]):
+            if left and not all(scoring.game_over(lay, rules) for lay in results):
                 return replace(state.segment, owner=state.segment.player, numbers=tuple(left), passed=True)
         return following
 
@@ -253,12 +253,12 @@ def _passed_twice(original: Any) -> Any:
 
 
 def _chain_on_partial(original: Any) -> Any:
-    def next_segment(state, rules):  # a double not played in full still goes on to the next double
-        following = original(state, rules)
+    def next_segment(state, rules, results, used):  # a double not played in full still goes on to the next double
+        following = original(state, rules, results, used)
         numbers = movegen.segment_numbers(state, rules)
         chained = r.next_in_chain((numbers[0],) * 4, state.context, rules) if len(numbers) == 4 else None
         if following is None and chained and not (state.segment and state.segment.passed):
-            if not all(scoring.game_over(lay, rules) for lay in movegen.play_segment(state, rules)[0]):
+            if not all(scoring.game_over(lay, rules) for lay in results):
                 owner = state.segment.owner if state.segment else state.turn
                 return replace(state.segment, numbers=chained) if state.segment else Segment(owner, chained)
         return following
@@ -501,6 +501,7 @@ RULE_MUTANTS: tuple[Mutant, ...] = (
     mutant("no-dead-cube-ban", "bg.cube.dead", cube, "stake_wins_match", const(False)),
     mutant("dead-cube-off-by-one", "bg.cube.dead", cube, "stake_wins_match", _dead_cube_off_by_one),
     mutant("double-on-lead-turn", "bg.cube.offer", cube, "dice_already_thrown", const(False)),
+    mutant("double-mid-turn", "cn.cube.as-backgammon", cube, "turn_under_way", const(False)),
     mutant("beaver-at-any-score", "bg.option.beavers", cube, "may_beaver", _beaver_dead_cube),
     mutant("beavers-refused", "bg.option.beavers", cube, "may_beaver", const(False)),
     mutant("drop-pays-doubled-stake", "bg.cube.drop", cube, "cube_action", _drop_doubled),

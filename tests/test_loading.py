@@ -349,6 +349,23 @@ def test_includes_and_excludes_are_checked_too(write):
     assert_error(error_of(exc), exc, 12, "play '13/1'", "point 1 is held by black")
 
 
+def test_excluded_play_the_dice_cannot_make(write):
+    """Excluding a play the roll cannot make tests nothing: it is an error at load, on the play's own line."""
+    path = write(
+        "exc.yaml",
+        variant(
+            (
+                'plays:\n        - "24/13"\n        - "24/18 13/8"',
+                'excludes:\n        - {play: "24/18", reason: both-dice-required}\n'
+                '        - {play: "24/18 24/20", reason: both-dice-required}',
+            )
+        ),
+    )
+    assert_error(
+        error_of(path), path, 12, "case one: excluded play '24/18 24/20'", "24/20 moves 4 pips, which no numbers of 6-5"
+    )
+
+
 def test_two_plays_reaching_the_same_position(write):
     path = write("twin.yaml", variant(('- "24/18 13/8"', '- "24/18/13"')))
     assert_error(error_of(path), path, 12, "'24/18/13' and '24/13' reach the same position")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gammonspec.conformance.cases import suite
+from gammonspec.conformance.contested import contests
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,3 +114,21 @@ def test_results_page_and_badges(built: Path) -> None:
     assert "gammonspec-reference" in page and re.search(r"\d+ ✓ · \d+ ✗ · \d+ skipped", page)
     badge = (built / "badges" / "gammonspec-reference.json").read_text()
     assert '"schemaVersion": 1' in badge and "passed" in badge
+
+
+def test_same_position_page_shows_each_switch_under_every_ruleset(built: Path) -> None:
+    page = (built / "same-position" / "index.html").read_text()
+    for name, contest in contests(suite()).items():
+        at = page.index(f'id="{name}"')
+        section = page[at : page.find("<h2", at + 1)]
+        if contest is None:
+            assert "No contested position" in section, name
+            continue
+        columns = section.split('<div class="rulesets">', 1)[1]
+        for rs, case in contest.shown.items():
+            assert f'href="../rulesets/#{rs}"' in columns, (name, rs)
+            if case:
+                assert f"#{case.id}" in columns and "Derivation:" in columns, (name, rs)
+        assert "boards/" in section.split('<div class="rulesets">', 1)[0], name  # the position, drawn
+        if contest.cases[0].query != "game-result":  # each ruleset's plays (or steps) drawn too
+            assert columns.count("boards/") >= 2, name

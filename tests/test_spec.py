@@ -63,6 +63,15 @@ def test_rulesets_and_sources_use_registered_switch_values() -> None:
         assert len(set(stated + chosen)) == len(stated + chosen), name  # a source in one of the two, once
 
 
+def test_every_ruleset_source_is_stated_or_decided_for_its_value() -> None:
+    """Each ruleset's value of each switch is either stated by its source or decided for it (the matrix marks which)."""
+    for name, spec in registry()["switches"].items():
+        for rs in rulesets().values():
+            value = rs.switches[name]
+            listed = [*spec["sources"].get(value, []), *spec.get("decided", {}).get(value, [])]
+            assert rs.source in listed, (name, value, rs.name)
+
+
 def test_matrix_marks_decided_values_with_a_legend() -> None:
     table = fill("<!-- disagreements: all -->")
     row = next(line for line in table.splitlines() if line.startswith("| draws |"))

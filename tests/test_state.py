@@ -333,19 +333,6 @@ def test_segment_player():
     assert Segment("white", (3,), passed=True).player == "black"
 
 
-def test_with_layout():
-    state = State(start_layout("backgammon"), "white", (6, 5), cube=Cube(4, "black"))
-    other_layout = layout("backgammon", {13: 15}, {24: 15})
-    moved = state.with_layout(other_layout)
-    assert (
-        moved.layout == other_layout
-        and moved.dice == (6, 5)
-        and moved.cube == Cube(4, "black")
-        and moved.turn == "white"
-    )
-    assert state.layout == start_layout("backgammon")
-
-
 def test_narde_side_with_checkers_off_must_be_all_home() -> None:
     """Without hitting nothing leaves the home board, so borne-off checkers mean all the rest are home."""
     white = [0] * 24

@@ -1,0 +1,158 @@
+"""`gammonspec fuzz`: it finds each rule class's bug in a small budget, shrinks it, groups a reading difference once,
+writes drafts that reproduce it, and finds nothing against the reference engine itself.
+
+Cheap: fixed seeds, small count budgets, no wall-clock budget (the 100,000-position run per ruleset is
+`gammonspec fuzz --count 100000`, run by hand before a release)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from gammonspec.conformance import cli, fuzz, generators
+from gammonspec.conformance.cases import load, read_file
+from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.runner import run_one
+from gammonspec.conformance.state import Layout, State, TurnContext
+from gammonspec.reference import ReferenceEngine
+from mutant_engines import MutantEngine
+
+# One mutant per rule class, the ruleset it is fuzzed under, the aspect it gets wrong, and the most points a side
+# may hold once shrunk (a six-block needs six).
+CLASSES = {
+    "higher die": ("either-die-when-one-playable", "backgammon", "plays", 3),
+    "most numbers": ("stuck-order-is-a-play", "narde-guide", "plays", 3),
+    "bar first": ("bar-ignored", "backgammon", "plays", 3),
+    "bear-off": ("higher-bears-off-any-point", "backgammon", "plays", 3),
+    "head rule": ("no-head-limit", "narde-guide", "plays", 3),
+    "six-block": ("no-six-block-ban", "narde-guide", "plays", 6),
+    "exact bear-off": ("standard-bear-off-under-exact-only", "crazy-narde", "plays", 3),
+    "chains": ("chain-stops-after-one-double", "crazy-narde", "next", 3),
+}
+BUDGET = 400  # states per class: each bug is found well within it
+
+
+def points_held(layout: Layout, side: str) -> int:
+    return sum(1 for n in layout.points(side) if n) + (layout.on_bar(side) > 0)
+
+
+@pytest.mark.parametrize("rule_class", CLASSES)
+def test_fuzz_finds_and_shrinks_each_rule_class(rule_class: str, tmp_path) -> None:
+    name, ruleset, aspect, most = CLASSES[rule_class]
+    engine, target = MutantEngine(name), rulesets()[ruleset]
+    campaign = fuzz.fuzz(engine, [target], seed=1, count=BUDGET, max_failures=1)
+    assert campaign.failures, f"{name} not found in {BUDGET} {ruleset} states"
+    failure = campaign.failures[0]
+    assert failure.aspect == aspect
+    held = {side: points_held(failure.state.layout, side) for side in ("white", "black")}
+    assert max(held.values()) <= most, f"shrunk only to {held} points held:\n{fuzz.failure_text(1, failure)}"
+    # the draft reproduces it: the mutant fails it and the reference engine passes it
+    path = fuzz.write_draft(tmp_path, failure, target, 1, "mutant", 1)
+    (case,) = load([path]).strict()
+    assert run_one(engine, case, target).status == "failed"
+    assert run_one(ReferenceEngine(), case, target).status == "passed"
+
+
+def test_a_reading_difference_is_one_failure() -> None:
+    """An engine that plays exact-only bear-off as the higher-number rule disagrees on many states: one failure."""
+    engine = MutantEngine("standard-bear-off-under-exact-only")
+    campaign = fuzz.fuzz(engine, [rulesets()["crazy-narde"]], kinds=("home",), seed=2, count=60)
+    assert sum(t.mismatches for t in campaign.tallies) > 5
+    assert len(campaign.failures) == 1, [f.title for f in campaign.failures]
+    assert campaign.failures[0].explanation == {"bear-off=higher-from-highest"}
+    assert campaign.failures[0].states == campaign.tallies[0].mismatches
+
+
+def test_the_reference_engine_agrees_with_itself_on_every_kind() -> None:
+    campaign = fuzz.fuzz(ReferenceEngine(), list(rulesets().values()), seed=3, count=60)
+    assert not campaign.failures and not any(t.errored for t in campaign.tallies)
+    for tally in campaign.tallies:
+        rules = rulesets()[tally.target].rules()
+        assert set(tally.kinds) == {k.name for k in generators.kinds_for(rules)}, tally.target
+
+
+def test_every_kind_makes_states_the_state_model_accepts() -> None:
+    for target in rulesets().values():
+        rules = target.rules()
+        rng = random.Random(4)
+        for kind in generators.kinds_for(rules):
+            made = [s for s in (kind.make(rng, rules) for _ in range(20)) if s is not None]
+            good = [s for s in made if not generators.problem(s, rules)]
+            assert len(good) >= 10, f"{target.name}: kind {kind.name} made {len(good)} usable states of 20"
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"context": TurnContext(False, 0, 0)}, "first roll is its roller's first turn"),
+        ({"context": TurnContext(True, 5, 0)}, "first or second roll"),
+        ({"context": TurnContext(False, 1, 0)}, "cannot have moved"),
+        ({"context": TurnContext(False, 30, 2)}, "cannot have left the head"),
+    ],
+)
+def test_unreachable_states_are_refused(change, why) -> None:
+    rules = rulesets()["narde-guide"].rules()
+    white = (0,) * 12 + (5,) + (0,) * 10 + (10,)  # 5 on the 13-point, 10 on the head
+    black = (0,) * 6 + (3,) * 5 + (0,) * 13  # 3 each on its 7-11 (white's 19-23)
+    state = State(Layout("narde", white, black), "white", (6, 5), TurnContext(False, 30, 0))
+    assert generators.problem(state, rules) == ""
+    assert why in generators.problem(replace(state, **change), rules)
+
+
+def test_a_standing_six_block_is_refused_where_building_one_is_banned() -> None:
+    white = (0,) * 12 + (1, 1, 1, 1, 1, 1) + (0,) * 5 + (9,)
+    layout = Layout("narde", white, (0,) * 23 + (15,))
+    state = State(layout, "black", (6, 5), TurnContext(False, 30, 0))
+    assert "six-block" in generators.problem(state, rulesets()["narde-guide"].rules())
+
+
+def test_drafts_are_refused_in_a_suite_with_a_located_error(tmp_path, capsys) -> None:
+    engine, target = MutantEngine("bar-ignored"), rulesets()["backgammon"]
+    campaign = fuzz.fuzz(engine, [target], seed=1, count=50, max_failures=1)
+    path = fuzz.write_draft(tmp_path, campaign.failures[0], target, 1, "mutant", 1)
+    cases, errors = read_file(path, drafts=False)
+    assert not cases and len(errors) == 1
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.strip().startswith("draft:"))
+    assert str(errors[0]).startswith(f"{path}:{line}: case fuzz-backgammon-1-1: a draft found by fuzzing")
+    assert cli.main(["check", "--cases", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"gammonspec: {errors[0]}" and "Traceback" not in "".join(err)
+    assert cli.main(["run", "-q", "--cases", str(path)]) == 0  # a draft reruns against an engine
+
+
+def test_fuzz_command(tmp_path, capsys) -> None:
+    out, report = tmp_path / "drafts", tmp_path / "fuzz.json"
+    args = ["fuzz", "-q", "--engine", "mutant_engines:BarIgnored", "--ruleset", "backgammon", "--count", "40"]
+    assert cli.main([*args, "--seed", "1", "--out", str(out), "--json", str(report)]) == 1
+    printed = capsys.readouterr().out
+    data = json.loads(report.read_text())
+    (failure,) = data["failures"]
+    assert failure["missing"] and failure["extra"] == ["(no move)"] and "XGID=" in failure["board"]
+    assert failure["draft"] in printed and (out / failure["draft"].split("/")[-1]).exists()
+    assert data["targets"][0]["positions"] <= 40 and "backgammon" in printed
+
+
+def status(argv: list[str]) -> int:
+    """The exit status of a command line, a usage error included."""
+    try:
+        return cli.main(argv)
+    except SystemExit as exc:
+        return int(exc.code)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kinds", "contact,nope"], "argument --kinds: unknown kind nope"),
+        (["--count", "0"], "argument --count: '0' is not a whole number above 0"),
+        (["--ruleset", "chess"], "unknown ruleset chess"),
+        (["--engine", "fake_engines:NoSuchClass"], "cannot load engine"),
+        (["--kinds", "chain", "--ruleset", "backgammon"], "no kind of state selected applies"),
+    ],
+)
+def test_fuzz_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
+    assert status(["fuzz", "-q", "--count", "5", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
