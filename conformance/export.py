@@ -23,8 +23,9 @@ from . import PROTOCOL_VERSION, __version__
 from .cases import Case, Step
 from .engine import GameResult
 from .protocol import result_to_wire
-from .rules import Rules, schema
+from .rules import Rules
 from .runner import Target
+from .validation import SCHEMA_DIR
 
 FORMAT_VERSION = "1.0"  # of the export document; the suite's own version is in `suite`
 
@@ -125,9 +126,11 @@ def document(pairs: list[tuple[Case, Target]]) -> dict[str, Any]:
 @cache
 def validator() -> jsonschema.Draft202012Validator:
     """The export schema, with the protocol schema it refers to."""
-    protocol = schema("protocol")
+    protocol, document = (
+        json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text()) for name in ("protocol", "export")
+    )
     registry = Registry().with_resource(protocol["$id"], Resource.from_contents(protocol))
-    return jsonschema.Draft202012Validator(schema("export"), registry=registry)
+    return jsonschema.Draft202012Validator(document, registry=registry)
 
 
 def check(data: dict[str, Any]) -> None:

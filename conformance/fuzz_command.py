@@ -65,9 +65,24 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
             total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
         )
         try:
-            campaign = fuzz.fuzz(
-                engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
-            )
+            if args.dask:
+                from .distributed import fuzz_campaign
+                from .perft_command import engine_args_of
+
+                campaign = fuzz_campaign(
+                    args.dask,
+                    args.jobs,
+                    engine_args_of(args),
+                    chosen,
+                    args.kinds,
+                    args.seed,
+                    args.count,
+                    args.max_failures,
+                )
+            else:
+                campaign = fuzz.fuzz(
+                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
+                )
         finally:
             bar.close()
     finally:

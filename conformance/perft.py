@@ -22,12 +22,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from .engine import Engine
 from .notation import describe
-from .rules import Rules, rulesets, schema
+from .rules import Rules, rulesets
 from .state import CHECKERS, HEAD, SIDES, Layout, Segment, Side, State, TurnContext, other, start_layout
+from .validation import compiled
 
 Roll = tuple[int, int]
 ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))  # 21, higher die first
@@ -287,13 +286,12 @@ def published() -> dict[str, Published]:
     """The published perft tables by ruleset, each checked against schema/perft.schema.json once."""
     from .yamlio import DataError, load_yaml
 
-    validator = jsonschema.Draft202012Validator(schema("perft"))
     tables: dict[str, Published] = {}
     for path in sorted(TABLES_DIR.glob("*.yaml")):
         data = load_yaml(path)
-        error = next(iter(validator.iter_errors(data)), None)
-        if error is not None:
-            raise DataError(path, None, f"not a perft table: {error.message}")
+        failure = compiled("perft").failure(data)
+        if failure is not None:
+            raise DataError(path, None, f"not a perft table: {failure[1]}")
         if data["ruleset"] not in rulesets() or path.stem != data["ruleset"]:
             raise DataError(path, None, f"a perft table of ruleset {data['ruleset']!r} must be {data['ruleset']}.yaml")
         tables[data["ruleset"]] = Published(

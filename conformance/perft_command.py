@@ -53,6 +53,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--divide", action="store_true", help="the counts by first roll and by first play")
     command.add_argument("--json", type=Path, metavar="FILE", help="write the counts (by first roll and play) here")
     jobs.add_arguments(command)
+    jobs.add_dask_argument(command)
 
 
 def root_of(args: argparse.Namespace) -> Node | None:
@@ -161,10 +162,21 @@ def engine_args_of(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def count_units(
-    perft: Perft, engine_args: dict[str, Any] | None, root: Node, depth: int, work: list[Unit], n_jobs: int
+    perft: Perft,
+    engine_args: dict[str, Any] | None,
+    root: Node,
+    depth: int,
+    work: list[Unit],
+    n_jobs: int,
+    dask: str | None = None,
 ) -> list[Count]:
     """The perft of depth - 1 below each unit (weighted by the unit's roll): with `perft` in this process, or
-    over `n_jobs` worker processes, each with an engine of its own started from `engine_args`."""
+    over `n_jobs` worker processes (or the Dask cluster at `dask`), each with an engine of its own started
+    from `engine_args`."""
+    if dask is not None:
+        from .distributed import perft_units
+
+        return perft_units(dask, n_jobs, engine_args, perft.rules, root, depth, work)
     if n_jobs == 1:
         return count_chunk(perft.rules, root, depth, work, perft)
     task = partial(count_chunk, perft.rules, root, depth)
@@ -230,7 +242,7 @@ def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engi
     indexed = jobs.select(list(enumerate(everything)), jobs.shard_of(args))
     indexes, work = [i for i, _ in indexed], [u for _, u in indexed]
     plays = [play_text(root.layout, layout, root.turn) for _, layout in work]
-    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs)
+    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs, args.dask)
 
     def table_of(counts: list[Count]) -> Table:
         rows = [Row(i, r, p, c) for i, (r, _), p, c in zip(indexes, work, plays, counts)]
@@ -239,7 +251,7 @@ def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engi
     table = table_of(counts)
     status, against = EXIT_OK, None
     if compare:
-        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs)
+        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs, args.dask)
         against = table_of(ref_counts)
         print(text(table, args.divide, against))
         for (roll, layout), play, got, want in zip(work, plays, counts, ref_counts):
