@@ -1,18 +1,21 @@
 """The movement rules, one small function each, named for the rule, its IDs in the docstring.
 
-All functions work on the mover's view (view.py).  `movegen.py` composes them.
+All functions work on the mover's view, packed (packed.py): `me`/`them` the packed counts, `mine`/`theirs`
+occupancy masks, all in the mover's numbering.  `movegen.py` composes them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.games import CHECKERS
+from gammonspec.conformance.rules import Rules, Switches
 from gammonspec.conformance.state import HEAD, TurnContext
 
-from .view import BAR, OFF, Counts, mirrored
+from .packed import BAR, FIRST_QUARTER, HOME, OUTSIDE, Geometry
 
-Position = tuple[Counts, Counts]  # (me, them)
+Position = tuple[int, int]  # (me, them), packed
 
 
 def numbers_to_play(dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
@@ -39,16 +42,21 @@ class Movement:
 
     @classmethod
     def of(cls, rules: Rules) -> Movement:
-        return cls(
-            hitting=rules["hitting"] == "blots",
-            higher_bears_off=rules["bear-off"] == "higher-from-highest",
-            exact_only=rules["bear-off"] == "exact-only",
-            home_frozen=rules["home-frozen"] == "frozen",
-            head_rule=rules["head-rule"] != "none",
-            block_within=rules["six-block"] == "banned-within-turn",
-            block_after=rules["six-block"] != "allowed",
-            draw_rule=rules["draw"] == "both-blocked",
-        )
+        return _movement(rules.switch)
+
+
+@cache
+def _movement(s: Switches) -> Movement:
+    return Movement(
+        hitting=s.hitting,
+        higher_bears_off=s.bear_off == "higher-from-highest",
+        exact_only=s.bear_off == "exact-only",
+        home_frozen=s.home_frozen,
+        head_rule=s.head_rule,
+        block_within=s.six_block == "banned-within-turn",
+        block_after=s.six_block != "allowed",
+        draw_rule=s.draw,
+    )
 
 
 def point_closed(opponent_checkers: int, m: Movement) -> bool:
@@ -64,9 +72,9 @@ def hits_blot(opponent_checkers: int, m: Movement) -> bool:
     return m.hitting and opponent_checkers == 1
 
 
-def must_enter_first(me: Counts) -> bool:
+def must_enter_first(on_bar: int) -> bool:
     """While a checker is on the bar, nothing else moves.  bg.bar.enter-first."""
-    return me[BAR] > 0
+    return on_bar > 0
 
 
 def entry_point(die: int) -> int:
@@ -74,12 +82,12 @@ def entry_point(die: int) -> int:
     return BAR - die
 
 
-def all_home(me: Counts) -> bool:
+def all_home(mine: int) -> bool:
     """Bearing off needs all fifteen checkers home (none on 7-24 or the bar).  bg.bearoff.all-home."""
-    return not any(me[7:26])
+    return not mine & OUTSIDE
 
 
-def bear_off_allowed(me: Counts, source: int, die: int, home: bool, m: Movement) -> bool:
+def bear_off_allowed(mine: int, source: int, die: int, home: bool, m: Movement) -> bool:
     """Whether `die` bears off the checker on `source` (`home`: all the mover's checkers are home).
 
     bg.bearoff.exact, nd.bearoff.exact: the number equal to the point; bg.bearoff.higher,
@@ -90,7 +98,7 @@ def bear_off_allowed(me: Counts, source: int, die: int, home: bool, m: Movement)
         return False
     if die == source:
         return True
-    return m.higher_bears_off and not any(me[source + 1 : 7])
+    return m.higher_bears_off and not mine & HOME >> source + 1 << source + 1
 
 
 def home_checker_frozen(source: int, target: int, home: bool, m: Movement) -> bool:
@@ -128,34 +136,34 @@ def leaves_head(source: int, m: Movement) -> bool:
     return m.head_rule and source == HEAD
 
 
-def six_block_trap(me: Counts, them: Counts, game: str) -> bool:
+def six_block_trap(mine: int, theirs: int, g: Geometry) -> bool:
     """A row of six or more held points with no opposing checker ahead of it.
 
     Contiguity and "ahead" are read along the opponent's path, in its own numbering q (it moves
     from q=24 down to q=1): the row is q = lo..lo+5 and ahead means an opposing checker on some
     q < lo.  Borne-off checkers are not on the path and do not count.  nd.block.six, cn.block.six: switch
     six-block=banned-after-turn checks the position a play leaves, banned-within-turn every step."""
-    held = mirrored(game, me[1:25])  # held[q - 1]: my checkers on their point q
-    theirs = mirrored(game, them[1:25])  # their checkers on their own points
-    nearest = next((q for q in range(1, 25) if theirs[q - 1]), 25)  # their most advanced checker
-    run = 0
-    for q in range(24, 0, -1):
-        run = run + 1 if held[q - 1] else 0
-        if run >= 6 and nearest >= q:  # the row reaches down to q: nothing of theirs below it
-            return True
-    return False
+    held, ahead = g.theirs(mine), g.theirs(theirs)  # bit q: my / their checkers on their point q
+    behind_them = (ahead & -ahead) - 1 if ahead else (1 << 25) - 1  # every q below their most advanced checker
+    return six_in_a_row(held & behind_them)
 
 
-def game_ends(me: Counts, them: Counts, game: str, m: Movement) -> bool:
+def six_in_a_row(mask: int) -> bool:
+    """Six consecutive bits set in `mask`."""
+    two = mask & mask >> 1
+    return bool(two & two >> 2 & two >> 4)
+
+
+def game_ends(me: int, mine: int, theirs: int, g: Geometry, m: Movement) -> bool:
     """A play has ended the game: the mover bore off its last checker (bg.object, nd.object, cn.end.win) or, with
     draw=both-blocked, both sides are walled in (cn.draw.both-blocked).  Nothing more is played; for the
     full-move rule the play counts the numbers it used, like any other."""
-    if me[OFF] == 15:
+    if me & 255 == CHECKERS:
         return True
     if not m.draw_rule:
         return False
-    theirs = mirrored(game, them[1:25])
-    return all(me[1:7]) and any(me[19:25]) and all(theirs[:6]) and any(theirs[18:])
+    walled_in = mine & HOME == HOME and theirs & g.their_home == g.their_home
+    return walled_in and bool(mine & FIRST_QUARTER) and bool(theirs & g.their_first_quarter)
 
 
 def keep_maximal(

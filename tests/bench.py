@@ -1,29 +1,38 @@
 """Benchmarks of the reference engine (a script, not a test): `python tests/bench.py [-n N] [--profile] [--serve]`.
 
-0. (--serve, alone) The suite through `gammonspec serve` beside the same run in process, in one run.
+Every figure is measured side by side in one run, and the bars of issue 12 are ratios of them:
+
+0. (--serve, alone) The suite through `gammonspec serve` beside the same run in process.
 
 1. The whole suite run in-process against the reference engine (loading the cases timed apart),
    per game, with the slowest case and its peak memory.
-2. The reference engine's backgammon move generator in positions per second on N random positions
-   and rolls, beside gnubg-nn's `moves` and bgsage's `possible_moves` on the very same inputs in the
-   same run (each library when installed: the optional extra `crosscheck`).
-3. Narde plays per second on random Narde positions (both rulesets).
-4. Crazy Narde's worst chains: for chains of doubles from spread-out positions, the distinct
-   results of each segment and of the whole turn, with time and peak memory.
+2. Backgammon legal plays through a JSON-lines driver of each engine (tests/bench_engine.py: the
+   reference, the gnubg-nn and bgsage adapters, each when installed: the optional extra `crosscheck`)
+   on the same N random positions and rolls, and the reference engine as of commit BASELINE.
+3. The same positions in process: the reference's `legal_plays` beside gnubg-nn's `moves` and
+   bgsage's `possible_moves`, each on its own native board format converted before the clock starts.
+4. Narde plays per second on random Narde positions (both rulesets), now and at BASELINE.
+5. Crazy Narde's worst chains: each segment's distinct results, and the whole turns from 6-6 and 5-5
+   (distinct end positions and time), now and at BASELINE.
 
-Every generator is timed on its own native board format, converted before the clock starts, so
-the figures are the cost of listing every distinct resulting position, nothing else; each gets a
-warm-up pass first and the best of --repeat timed passes counts.  --profile prints the reference
-engine's cProfile hot spots on the same positions.
+The BASELINE engine runs from its commit's files (`git archive`) in a child process (tests/bench_engine.py);
+so do today's, for the same conditions.  Each timing gets a warm-up pass first and the best of --repeat
+timed passes counts.  --profile prints the reference engine's cProfile hot spots on the same positions.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.util
 import io
+import json
 import pstats
+import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import tracemalloc
 from collections import Counter
@@ -31,16 +40,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
 
+import bench_engine  # noqa: E402
 import crosscheck_gnubg as cc  # noqa: E402
 from gammonspec.conformance.cases import suite  # noqa: E402
 from gammonspec.conformance.rules import rulesets  # noqa: E402
 from gammonspec.conformance.runner import Filters, plan, run, run_one  # noqa: E402
 from gammonspec.conformance.state import Layout, Segment, State, TurnContext  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
-from gammonspec.reference.movegen import legal_plays, play_segment  # noqa: E402
-from gammonspec.reference.turn import turn_results  # noqa: E402
+from gammonspec.reference.movegen import legal_plays, search  # noqa: E402
 
 
 def bench_suite() -> None:
@@ -113,13 +124,95 @@ def timed(call: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> flo
     return best
 
 
+BASELINE = "5c05f79"  # main before the one-search and packed-core work (issue 12): its figures are "today's"
+
+
+def baseline_tree(rev: str) -> Path | None:
+    """The package folders of commit `rev` of this repository, unpacked into a temporary folder (None if git fails)."""
+    root = Path(tempfile.mkdtemp(prefix=f"gammonspec-{rev}-"))
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, *bench_engine.PACKAGES], capture_output=True, check=False
+    )
+    if archive.returncode:
+        print(f"   no baseline: git archive {rev}: {archive.stderr.decode().strip()}")
+        return None
+    tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(root, filter="data")
+    return root
+
+
+def child(root: Path | None, *args: str) -> list[str]:
+    """The command line of a benchmark child process (tests/bench_engine.py), on the tree at `root` when given."""
+    return [sys.executable, str(HERE / "bench_engine.py"), *(["--root", str(root)] if root else []), *args]
+
+
+def in_child(root: Path | None, lines: list[str], *args: str) -> dict[str, Any]:
+    """Run a timing mode of tests/bench_engine.py on `lines` and return its answer."""
+    done = subprocess.run(child(root, *args), input="\n".join(lines) + "\n", capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"bench_engine.py {' '.join(args)} failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def state_lines(ruleset: str, states: Sequence[State]) -> list[str]:
+    return [json.dumps({"ruleset": ruleset, "state": state.to_wire()}) for state in states]
+
+
+def driven(command: list[str], requests: list[str], repeat: int) -> tuple[float, int]:
+    """Best time of `repeat` passes of the requests through a JSON-lines driver (one answer awaited per request;
+    start-up excluded) and the number of positions answered in a pass."""
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+    ask, answer = proc.stdin, proc.stdout
+    ask.write(requests[0])
+    answer.readline()  # the engine is loaded and warm
+    best, positions = float("inf"), 0
+    for _ in range(repeat):
+        positions = 0
+        start = time.perf_counter()
+        for line in requests:
+            ask.write(line)
+            positions += len(json.loads(answer.readline()))
+        best = min(best, time.perf_counter() - start)
+    ask.write("\n")
+    proc.wait()
+    return best, positions
+
+
+def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
+    """Backgammon legal plays through a JSON-lines driver of each engine (tests/bench_engine.py), same positions."""
+    samples = cc.samples(seed, n, cc.bg_rules())
+    requests = [line + "\n" for line in state_lines("backgammon", [State(s.layout, s.side, s.dice) for s in samples])]
+    print(f"\n2. Backgammon legal plays through a JSON-lines driver of each engine: {n} random positions + rolls")
+    print(
+        f"   (seed {seed}), wire positions in and out, one answer awaited per request, start-up excluded; best of {repeat}"
+    )
+    engines = [("reference", child(None, "drive", "reference"))]
+    if base:
+        engines.append((f"reference at {BASELINE}", child(base, "drive", "reference")))
+    engines += [(name, child(None, "drive", name)) for name in ("gnubg-nn", "bgsage") if installed(name)]
+    rows = [(name, *driven(command, requests, repeat)) for name, command in engines]
+    ref, ref_positions = rows[0][1], rows[0][2]
+    for name, secs, positions in rows:
+        agree = (
+            ""
+            if positions == ref_positions
+            else f"  ({positions:,} positions answered, the reference {ref_positions:,})"
+        )
+        ratio = "" if name == "reference" else f"   reference = {secs / ref:5.2f}x its rate"
+        print(f"   {name:24s} {n / secs:8,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}{agree}")
+
+
+def installed(module: str) -> bool:
+    return importlib.util.find_spec(module.replace("-", "_")) is not None
+
+
 def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
     rules = cc.bg_rules()
     samples = cc.samples(seed, n, rules)
     kinds = Counter(s.kind for s in samples)
     doubles = sum(s.dice[0] == s.dice[1] for s in samples)
     print(
-        f"\n2. Backgammon move generation: {n} random positions + rolls (seed {seed}; "
+        f"\n3. Backgammon move generation in process: {n} random positions + rolls (seed {seed}; "
         + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
         + f"; doubles {doubles / n:.0%}, over-weighted on purpose); best of {repeat}"
     )
@@ -127,18 +220,14 @@ def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
     ref_inputs = [(s.layout, s.side, s.dice) for s in samples]
     ref = timed(lambda x: legal_plays(x[0], x[1], x[2], ctx, rules), ref_inputs, repeat)
     rows = [("reference engine (legal_plays)", ref)]
-    try:
+    if installed("gnubg_nn"):
         import gnubg_nn
-    except ImportError:
-        print("   gnubg-nn not installed (pip install gnubg-nn): no comparison")
-    else:
+
         gn_inputs = [(cc.to_gnubg(s.layout, s.side), s.dice) for s in samples]
         rows.append(("gnubg-nn (moves)", timed(lambda x: gnubg_nn.moves(x[0], x[1][0], x[1][1]), gn_inputs, repeat)))
-    try:
+    if installed("bgsage"):
         import bgsage
-    except ImportError:
-        print("   bgsage not installed (pip install bgsage): no comparison")
-    else:
+
         bs_inputs = [(cc.to_bgsage(s.layout, s.side), s.dice) for s in samples]
         rows.append(
             (
@@ -147,7 +236,7 @@ def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
             )
         )
     for name, secs in rows:
-        ratio = "" if name.startswith("reference") else f"   {ref / secs:6.1f}x the reference's rate"
+        ratio = "" if name.startswith("reference") else f"   reference = {secs / ref:6.3f}x its rate"
         print(f"   {name:32s} {n / secs:10,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}")
     if profile:
         prof = cProfile.Profile()
@@ -157,19 +246,25 @@ def bench_movegen(n: int, seed: int, repeat: int, profile: bool) -> None:
         prof.disable()
         out = io.StringIO()
         pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(15)
-        print("\n3. cProfile of the reference engine on the same positions (sorted by own time)")
+        print("\n   cProfile of the reference engine on the same positions (sorted by own time)")
         print(out.getvalue())
 
 
-def bench_narde(n: int, seed: int, repeat: int) -> None:
+def bench_narde(n: int, seed: int, repeat: int, base: Path | None) -> None:
     import test_narde_independent as nd
 
-    inputs = list(nd.samples(seed, n))
-    print(f"\n3. Narde move generation: {n} random positions + rolls (seed {seed}); best of {repeat}")
+    states = [State(layout, side, dice, context) for layout, side, dice, context in nd.samples(seed, n)]
+    print(f"\n4. Narde legal plays in process: {n} random positions + rolls (seed {seed}); best of {repeat}")
     for name in ("narde-guide", "narde-variant"):
-        rules = rulesets()[name].rules()
-        secs = timed(lambda x, rules=rules: legal_plays(x[0], x[1], x[2], x[3], rules), inputs, repeat)
-        print(f"   reference engine, {name:14s} {n / secs:10,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each)")
+        lines = state_lines(name, states)
+        now = in_child(None, lines, "plays", str(repeat))
+        figure = f"   reference, {name:14s} {n / now['secs']:8,.0f} positions/s  ({now['secs'] * 1e6 / n:7.1f} us each)"
+        if base:
+            then = in_child(base, lines, "plays", str(repeat))
+            figure += f"; at {BASELINE} {n / then['secs']:8,.0f}/s: {then['secs'] / now['secs']:5.2f}x"
+            if then["results"] != now["results"]:
+                figure += f" (results differ: {then['results']} then, {now['results']} now)"
+        print(figure)
 
 
 SPREAD = {24: 1, 22: 2, 20: 2, 18: 2, 16: 2, 14: 2, 11: 2, 9: 2}  # white spread wide, no six in a row
@@ -187,63 +282,58 @@ def crazy_layout(white: dict[int, int], black: dict[int, int]) -> Layout:
     return layout
 
 
-def bench_chains(whole_turn_limit: float) -> None:
-    """Worst chains: each segment's result set, and whole turns where they fit in the time limit."""
+def bench_chains(base: Path | None) -> None:
+    """Worst chains: each segment's result set, and the whole turns from 6-6 and 5-5 (today's and the baseline's)."""
     rules = rulesets()["crazy-narde"].rules()
     layout = crazy_layout(SPREAD, BLACK_HEAD)
-    print("\n4. Crazy Narde chains from a spread-out position (white on 24, 22(2), 20(2) ... 9(2); mid-game)")
+    print("\n5. Crazy Narde chains from a spread-out position (white on 24, 22(2), 20(2) ... 9(2); mid-game)")
     print("   each segment alone (what a legal-plays request asks):")
     for d in range(1, 7):
         state = State(layout, "white", (d, d), TurnContext(False, 10, 0), segment=Segment("white", (d,) * 4))
         tracemalloc.start()
         start = time.perf_counter()
-        results = play_segment(state, rules)[0]
+        results = search(state, rules).results
         spent = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         print(f"     {d}-{d} x4: {len(results):6,} distinct results, {spent * 1000:7.1f} ms, peak {peak / 1e6:5.1f} MB")
-    print(f"   whole turns, every segment to the end of the chain (skipped past {whole_turn_limit:g} s):")
-    for d in (6, 5, 4, 3, 2, 1):
-        state = State(layout, "white", (d, d), TurnContext(False, 10, 0))
-        tracemalloc.start()
-        start = time.perf_counter()
-        finals, widest = turn_results(state, rules)
-        spent = time.perf_counter() - start
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        print(
-            f"     chain from {d}-{d}: {len(finals):9,} distinct end positions, widest frontier {widest:,},"
-            f" {spent:6.2f} s (under tracemalloc), peak {peak / 1e6:6.1f} MB"
-        )
-        if spent > whole_turn_limit / 50:  # the next, longer chain costs far more: stop here
-            print(f"     chains from {d - 1}-{d - 1} down: not run (each costs more than the limit)" if d > 1 else "")
-            break
+    print("   whole turns, every segment to the end of the chain (4-4 and lower end in 2.2 million to about")
+    print("   60 million distinct positions: not an interactive query, not run):")
+    lines = state_lines("crazy-narde", [State(layout, "white", (d, d), TurnContext(False, 10, 0)) for d in (6, 5)])
+    now = in_child(None, lines, "turns")
+    then = in_child(base, lines, "turns") if base else None
+    for i, d in enumerate((6, 5)):
+        figure = f"     chain from {d}-{d}: {now['finals'][i]:9,} distinct end positions in {now['secs'][i]:7.3f} s"
+        if then:
+            figure += f"; at {BASELINE} {then['finals'][i]:,} in {then['secs'][i]:.3f} s: "
+            figure += f"{then['secs'][i] / now['secs'][i]:5.1f}x"
+        print(figure)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "-n", type=int, default=5000, help="random positions for the move-generation benchmark (default 5000)"
-    )
+    parser.add_argument("-n", type=int, default=3000, help="random backgammon positions (default 3000)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3, help="timed passes; the best counts (default 3)")
     parser.add_argument("--profile", action="store_true", help="also print the reference engine's cProfile hot spots")
     parser.add_argument("--no-suite", action="store_true", help="skip the suite run")
+    parser.add_argument("--no-baseline", action="store_true", help=f"do not measure the engine of commit {BASELINE}")
     parser.add_argument(
         "--serve", action="store_true", help="only the suite through `gammonspec serve` beside the in-process run"
-    )
-    parser.add_argument(
-        "--chain-limit", type=float, default=120, help="seconds a whole-turn chain may take (default 120)"
     )
     args = parser.parse_args()
     if args.serve:
         bench_serve(args.repeat)
         return
+    base = None if args.no_baseline else baseline_tree(BASELINE)
     if not args.no_suite:
         bench_suite()
+    bench_drivers(args.n, args.seed, args.repeat, base)
     bench_movegen(args.n, args.seed, args.repeat, args.profile)
-    bench_narde(min(args.n, 2000), args.seed, args.repeat)
-    bench_chains(args.chain_limit)
+    bench_narde(min(args.n, 2000), args.seed, args.repeat, base)
+    bench_chains(base)
+    if base:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -28,9 +28,9 @@ import yaml
 from gammonspec.conformance.engine import CubeOutcome, GameResult, Opening
 from gammonspec.conformance.rules import SPEC_DIR, Rules
 from gammonspec.conformance.state import Cube, Segment
-from gammonspec.reference import ReferenceEngine, cube, movegen, scoring
+from gammonspec.reference import ReferenceEngine, cube, movegen, packed, scoring
 from gammonspec.reference import rules as r
-from gammonspec.reference.view import BAR, mirrored
+from gammonspec.reference.packed import BAR
 
 opening = importlib.import_module("gammonspec.reference.opening")  # the package re-exports a function of that name
 
@@ -139,29 +139,17 @@ def _head_passed_exception(original: Any) -> Any:
 
 
 def _block_own_numbering(original: Any) -> Any:
-    def six_block_trap(me, them, game):  # contiguity and "ahead" read along the mover's own numbering
-        nearest = next((p for p in range(24, 0, -1) if them[p]), 0)  # their checker highest in my numbering
-        run = 0
-        for p in range(1, 25):
-            run = run + 1 if me[p] else 0
-            if run >= 6 and nearest <= p:
-                return True
-        return False
+    def six_block_trap(mine, theirs, g):  # contiguity and "ahead" read along the mover's own numbering
+        highest = (theirs & packed.EVERY_POINT).bit_length() - 1  # their checker highest in my numbering
+        return r.six_in_a_row(mine & packed.EVERY_POINT & ~((2 << max(highest, 0)) - 1))
 
     return six_block_trap
 
 
 def _block_edge_ahead(original: Any) -> Any:
-    def six_block_trap(me, them, game):  # a checker just behind the row counts as ahead of it
-        held = mirrored(game, me[1:25])
-        theirs = mirrored(game, them[1:25])
-        nearest = next((q for q in range(1, 25) if theirs[q - 1]), 25)
-        run = 0
-        for q in range(24, 0, -1):
-            run = run + 1 if held[q - 1] else 0
-            if run >= 6 and nearest > q + 6:
-                return True
-        return False
+    def six_block_trap(mine, theirs, g):  # a checker just behind the row counts as ahead of it
+        held, ahead = g.theirs(mine), g.theirs(theirs)
+        return r.six_in_a_row(held & (((ahead & -ahead) >> 1) - 1 if ahead else (1 << 25) - 1))
 
     return six_block_trap
 
@@ -174,25 +162,26 @@ def _block_after_only(original: Any) -> Any:
 
 
 def _stuck_order(original: Any) -> Any:
-    def legal_positions(me, them, numbers, head_start, rules, game):
+    def legal_positions(me, them, numbers, head_start, rules, g):
         """Each order of the numbers played as far as it goes: the first order that gets stuck is a play,
         instead of only the plays that use the most numbers."""
         m = r.Movement.of(rules)
+        moves = movegen.SingleMoves(m)
         ends: dict[r.Position, tuple[int, ...]] = {}
 
-        def go(me, them, rest, head, used):
+        def go(me, mine, them, rest, head, used):
             moved = False
-            if rest and not r.game_ends(me, them, game, m):
-                for new_me, new_them, new_head, _ in movegen.single_moves(me, them, rest[0], head, m):
-                    if not (m.block_within and r.six_block_trap(new_me, new_them, game)):
+            if rest and not r.game_ends(me, mine, moves.board(them)[2], g, m):
+                for new_me, new_mine, new_them, new_head, _ in moves.of(me, mine, them, rest[0], head):
+                    if not (m.block_within and r.six_block_trap(new_mine, moves.board(new_them)[2], g)):
                         moved = True
-                        go(new_me, new_them, rest[1:], new_head, (*used, rest[0]))
-            if not moved and not (m.block_after and r.six_block_trap(me, them, game)):
+                        go(new_me, new_mine, new_them, rest[1:], new_head, (*used, rest[0]))
+            if not moved and not (m.block_after and r.six_block_trap(mine, moves.board(them)[2], g)):
                 if len(used) >= len(ends.get((me, them), ())):
                     ends[(me, them)] = used
 
         for order in set(permutations(numbers)):
-            go(me, them, order, max(head_start, 0), ())
+            go(me, packed.occupied(me), them, order, max(head_start, 0), ())
         if not ends:
             return [(me, them)], ()
         return list(ends), max(ends.values(), key=len)
@@ -426,7 +415,13 @@ RULE_MUTANTS: tuple[Mutant, ...] = (
     mutant("no-hitting", "bg.hit.blot", r, "hits_blot", const(False)),
     mutant("bar-ignored", "bg.bar.enter-first", r, "must_enter_first", const(False)),
     mutant("entry-off-by-one", "bg.bar.enter", r, "entry_point", lambda o: lambda die: BAR - die - 1),
-    mutant("bear-off-seven-point-home", "bg.bearoff.all-home", r, "all_home", lambda o: lambda me: not any(me[8:26])),
+    mutant(
+        "bear-off-seven-point-home",
+        "bg.bearoff.all-home",
+        r,
+        "all_home",
+        lambda o: lambda mine: not mine & packed.OUTSIDE & ~(1 << 7),
+    ),
     mutant("higher-bears-off-any-point", "bg.bearoff.higher", r, "bear_off_allowed", _bear_off_any_higher),
     mutant("standard-bear-off-under-exact-only", "cn.bearoff.exact-only", r, "bear_off_allowed", _standard_bear_off),
     mutant("no-higher-bear-off", "bg.bearoff.higher", r, "bear_off_allowed", _no_higher_bear_off),

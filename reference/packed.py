@@ -1,0 +1,100 @@
+"""The search core's board: the mover's view of a position packed into ints, and masks of points.
+
+A side's 26 counts in the mover's numbering (OFF = 0, points 1..24, BAR = 25) are one int, count c
+at slot i adding c << 8 * i: a move is two additions, reading a count a shift and a mask, and the
+int is its own canonical key.  An occupancy mask has bit p set where a side has checkers on the
+mover's point p (bit 0: some borne off).  `me` is the mover, `them` the opponent, both in the
+mover's numbering.  Layouts are made only for the results a search keeps (`Geometry.to_layout`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
+
+from gammonspec.conformance.games import GAME_DATA
+from gammonspec.conformance.state import SIDES, Layout, Side, other
+
+OFF, BAR = 0, 25
+SLOT = tuple(1 << 8 * i for i in range(26))  # one checker at slot i
+BAR_SHIFT = 8 * BAR
+HOME = 0b1111110  # points 1-6
+OUTSIDE = ((1 << 26) - 1) & ~HOME & ~1  # points 7-24 and the bar
+FIRST_QUARTER = 0b111111 << 19  # points 19-24
+EVERY_POINT = ((1 << 25) - 1) & ~1  # points 1-24
+
+
+def count(packed: int, slot: int) -> int:
+    return packed >> 8 * slot & 255
+
+
+def occupied(packed: int) -> int:
+    """The occupancy mask of a packed side."""
+    return sum(1 << i for i, n in enumerate(packed.to_bytes(26, "little")) if n)
+
+
+_FALLING: dict[int, tuple[int, ...]] = {}
+
+
+def falling(mask: int) -> tuple[int, ...]:
+    """The points set in `mask`, highest first (memoised: a pure function of the mask)."""
+    points = _FALLING.get(mask)
+    if points is None:
+        if len(_FALLING) > 1 << 18:
+            _FALLING.clear()
+        points = _FALLING[mask] = tuple(p for p in range(25, -1, -1) if mask >> p & 1)
+    return points
+
+
+def mask_table(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a mask, for each of its 256 values, the mask with each point p moved to bit numbers[p]."""
+    return tuple(
+        tuple(sum(1 << numbers[8 * k + j] for j in range(8) if v >> j & 1 and 1 <= 8 * k + j <= 24) for v in range(256))
+        for k in range(4)
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """A game's geometry in the forms the search core uses (games.Game.mirror)."""
+
+    game: str
+    mine_in_theirs: itemgetter  # 26 counts in the other side's numbering -> 24 counts in mine
+    table: tuple[tuple[int, ...], ...]  # mask_table of the mirror
+    their_home: int  # the opponent's home board (its points 1-6) as my points
+    their_first_quarter: int  # its points 19-24 as my points
+
+    def theirs(self, mask: int) -> int:
+        """A mask of my points re-numbered as the other side's points."""
+        t = self.table
+        return t[0][mask & 255] | t[1][mask >> 8 & 255] | t[2][mask >> 16 & 255] | t[3][mask >> 24 & 255]
+
+    def to_view(self, layout: Layout, side: Side) -> tuple[int, int]:
+        """The layout from `side`'s point of view, packed: (me, them)."""
+        i, j = SIDES.index(side), SIDES.index(other(side))
+        me = bytes((layout.off[i], *layout.points(side), layout.bar[i]))
+        theirs = (layout.off[j], *layout.points(other(side)), layout.bar[j])
+        them = bytes((layout.off[j], *self.mine_in_theirs(theirs), layout.bar[j]))
+        return int.from_bytes(me, "little"), int.from_bytes(them, "little")
+
+    def to_layout(self, side: Side, me: int, them: int) -> Layout:
+        """Back from the mover's packed view to a layout."""
+        mine, seen = me.to_bytes(26, "little"), them.to_bytes(26, "little")
+        points, theirs = tuple(mine[1:25]), self.mine_in_theirs(seen)
+        if side == "white":
+            return Layout(self.game, points, theirs, (mine[BAR], seen[BAR]), (mine[OFF], seen[OFF]))
+        return Layout(self.game, theirs, points, (seen[BAR], mine[BAR]), (seen[OFF], mine[OFF]))
+
+
+@cache
+def geometry(game: str) -> Geometry:
+    mirror = GAME_DATA[game].mirror  # mirror[p]: the other side's number of my point p (its own inverse)
+    table = mask_table(mirror)
+    return Geometry(
+        game,
+        itemgetter(*mirror[1:25]),
+        table,
+        sum(1 << mirror[q] for q in range(1, 7)),
+        sum(1 << mirror[q] for q in range(19, 25)),
+    )

@@ -1,0 +1,101 @@
+"""The engine side of the benchmark (tests/bench.py), run by it as a child process.
+
+    python tests/bench_engine.py [--root DIR] drive ENGINE        a JSON-lines driver of a legal-plays engine
+    python tests/bench_engine.py [--root DIR] plays REPEAT       legal plays of every state read, timed in process
+    python tests/bench_engine.py [--root DIR] turns              whole turns of each state read, timed in process
+
+`drive` answers each line {"ruleset": name, "state": wire state} with one line, the JSON list of the wire
+positions the engine (`reference`, or a shipped adapter: `gnubg-nn`, `bgsage`) gives, and stops at an empty
+line; the conversions to and from the wire are the same for every engine.  `plays` and `turns` read one {"ruleset": name, "state": wire state} per line from stdin, then answer one JSON
+line: `plays` the best time of REPEAT passes over all states (after a warm-up) and the number of results,
+`turns` the distinct end positions and the time of each turn.  `--root DIR` runs the gammonspec tree at DIR (a
+git worktree of an earlier commit) in place of the installed one, so that today's engine and an earlier one
+are measured on the same inputs in one run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PACKAGES = ("conformance", "reference", "engines", "cases", "spec")  # the package-dir of pyproject.toml
+
+
+def use_tree(root: Path) -> None:
+    """Import `gammonspec` from the source tree at `root`: a package of links to its folders, ahead of the install."""
+    package = Path(tempfile.mkdtemp(prefix="gammonspec-bench-")) / "gammonspec"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in PACKAGES:
+        (package / name).symlink_to(root / name)
+    sys.path.insert(0, str(package.parent))
+
+
+def read_states() -> list[tuple[object, object]]:
+    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.state import State
+
+    known = rulesets()
+    return [(State.from_wire(d["state"]), known[d["ruleset"]].rules()) for d in map(json.loads, sys.stdin)]
+
+
+def drive(name: str) -> None:
+    from gammonspec.conformance.engine import load_engine
+    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.state import State
+
+    engine, known = load_engine(name), rulesets()
+    for line in sys.stdin:
+        if not line.strip():
+            return
+        data = json.loads(line)
+        plays = engine.legal_plays(State.from_wire(data["state"]), known[data["ruleset"]].rules())
+        sys.stdout.write(json.dumps([layout.to_wire() for layout in plays]) + "\n")
+        sys.stdout.flush()
+
+
+def time_plays(repeat: int) -> dict[str, float]:
+    from gammonspec.reference import ReferenceEngine
+
+    inputs = read_states()
+    for state, rules in inputs[: max(len(inputs) // 10, 1)]:
+        ReferenceEngine().legal_plays(state, rules)
+    best, results = float("inf"), 0
+    for _ in range(repeat):
+        engine = ReferenceEngine()
+        start = time.perf_counter()
+        results = sum(len(engine.legal_plays(state, rules)) for state, rules in inputs)
+        best = min(best, time.perf_counter() - start)
+    return {"secs": best, "results": results}
+
+
+def time_turns() -> dict[str, list[float]]:
+    from gammonspec.reference.turn import turn_results
+
+    finals, secs = [], []
+    for state, rules in read_states():
+        start = time.perf_counter()
+        ends = turn_results(state, rules)[0]
+        secs.append(time.perf_counter() - start)
+        finals.append(len(ends))
+    return {"finals": finals, "secs": secs}
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--root"]:
+        use_tree(Path(argv[1]).resolve())
+        argv = argv[2:]
+    mode, args = argv[0], argv[1:]
+    if mode == "drive":
+        drive(args[0])
+        return 0
+    answer = time_plays(int(args[0])) if mode == "plays" else time_turns()
+    print(json.dumps(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
