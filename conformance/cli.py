@@ -121,7 +121,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
     fuzz.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    fuzz.add_argument("--jobs", "-j", type=jobs.jobs_type, default=1, metavar="N", help="Dask workers for --dask local")
+    fuzz.add_argument(
+        "--jobs",
+        "-j",
+        type=jobs.jobs_type,
+        default=1,
+        metavar="N",
+        help="worker processes, one engine each (default 1)",
+    )
     jobs.add_dask_argument(fuzz)
 
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")

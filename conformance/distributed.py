@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import random
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from . import jobs
@@ -59,7 +57,7 @@ def client(address: str, workers: int) -> Iterator[Any]:
 _ENGINES: dict[str, Any] = {}
 
 
-def _engine(engine_args: dict[str, Any] | None) -> Any:
+def engine(engine_args: dict[str, Any] | None) -> Any:
     """This worker's engine for these arguments, started once."""
     from .perft_command import engine_of
 
@@ -73,7 +71,7 @@ def _perft_task(engine_args: dict[str, Any] | None, rules: Rules, root: Node, de
     from .perft import Perft
     from .perft_command import count_chunk
 
-    return count_chunk(rules, root, depth, chunk, Perft(_engine(engine_args), rules))
+    return count_chunk(rules, root, depth, chunk, Perft(engine(engine_args), rules))
 
 
 def perft_units(
@@ -97,26 +95,6 @@ def perft_units(
 # --- fuzz ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FuzzTask:
-    target: Target
-    kinds: tuple[str, ...]
-    seed: int
-    count: int
-    max_failures: int
-
-
-def task_seed(seed: int, target: str, share: int) -> int:
-    """The seed of one share of a target's states: drawn from the campaign's seed, the target and the share."""
-    return random.Random(f"{seed}:{target}:{share}").randrange(2**31)
-
-
-def _fuzz_task(engine_args: dict[str, Any] | None, task: FuzzTask) -> Any:
-    from . import fuzz
-
-    return fuzz.fuzz(_engine(engine_args), [task.target], task.kinds, task.seed, task.count, None, task.max_failures)
-
-
 def fuzz_campaign(
     address: str,
     workers: int,
@@ -127,51 +105,10 @@ def fuzz_campaign(
     count: int,
     max_failures: int,
 ) -> Any:
-    """A fuzz campaign of `count` states per target, in shares of one task per worker, as one Campaign.
+    """A fuzz campaign split in shares (conformance/fuzz_jobs.py), one task each on the cluster, as one Campaign."""
+    from .fuzz_jobs import combine, run_task, tasks
 
-    Each share draws its states from its own seed (`task_seed`); the failures of all shares are grouped
-    as one campaign groups them."""
-    shares = max(workers, 1)
-    tasks = [
-        FuzzTask(t, kinds, task_seed(seed, t.name, k), count // shares + (k < count % shares), max_failures)
-        for t in targets
-        for k in range(shares)
-    ]
-    tasks = [t for t in tasks if t.count]
+    work = tasks(targets, kinds, seed, count, max_failures, max(workers, 1))
     with client(address, workers) as c:
-        parts = c.gather(c.map(_fuzz_task, [engine_args] * len(tasks), tasks, pure=False))
+        parts = c.gather(c.map(run_task, [engine_args] * len(work), work, pure=False))
     return combine(parts, seed, max_failures)
-
-
-def combine(parts: list[Any], seed: int, max_failures: int) -> Any:
-    """The shares' campaigns as one: tallies added up per target, failures grouped as one campaign groups them."""
-    from .fuzz import Campaign, Tally
-
-    whole = Campaign(parts[0].engine, seed, [], [])
-    tallies: dict[str, Tally] = {}
-    for part in parts:
-        for t in part.tallies:
-            into = tallies.setdefault(t.target, Tally(t.target))
-            if into not in whole.tallies:
-                whole.tallies.append(into)
-            into.positions += t.positions
-            into.mismatches += t.mismatches
-            into.skipped += t.skipped
-            into.errored += t.errored
-            into.seconds = max(into.seconds, t.seconds)  # the shares ran side by side
-            into.kinds.update(t.kinds)
-            into.errors += t.errors[: 5 - len(into.errors)]
-        for failure in part.failures:
-            same = next((f for f in whole.failures if f.joins(failure)), None)
-            if same is None:
-                whole.failures.append(failure)
-                continue
-            same.states += failure.states
-            if same.explanation and failure.explanation:
-                same.explanation &= failure.explanation
-        whole.stopped = whole.stopped or part.stopped
-        whole.fatal = whole.fatal or part.fatal
-    if len(whole.failures) > max_failures:
-        whole.failures = whole.failures[:max_failures]
-        whole.stopped = f"{max_failures} distinct failures found (--max-failures)"
-    return whole

@@ -65,20 +65,16 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
             total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
         )
         try:
-            if args.dask:
+            if args.dask or args.jobs > 1:
                 from .distributed import fuzz_campaign
+                from .fuzz_jobs import local_campaign
                 from .perft_command import engine_args_of
 
-                campaign = fuzz_campaign(
-                    args.dask,
-                    args.jobs,
-                    engine_args_of(args),
-                    chosen,
-                    args.kinds,
-                    args.seed,
-                    args.count,
-                    args.max_failures,
-                )
+                shared = (engine_args_of(args), chosen, args.kinds, args.seed, args.count, args.max_failures)
+                if args.dask:
+                    campaign = fuzz_campaign(args.dask, args.jobs, *shared)
+                else:
+                    campaign = local_campaign(args.jobs, *shared)
             else:
                 campaign = fuzz.fuzz(
                     engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update

@@ -39,4 +39,22 @@ def test_fuzz_on_a_local_cluster_finds_a_planted_bug_and_nothing_in_the_referenc
     assert cli.main([*base, "--out", str(tmp_path / "none"), "--json", str(tmp_path / "ok.json")]) == 0
     clean = json.loads((tmp_path / "ok.json").read_text())
     assert clean["targets"][0]["positions"] == 40 and not clean["failures"]
+    planted = [
+        "fuzz",
+        "--ruleset",
+        "backgammon",
+        "--engine",
+        "mutant_engines:BarIgnored",
+        "--count",
+        "30",
+        "--max-failures",
+        "1",
+        "-q",
+    ]
+    drafts, found = tmp_path / "drafts", tmp_path / "found.json"
+    assert (
+        cli.main([*planted, "--dask", "local-threads", "--jobs", "2", "--out", str(drafts), "--json", str(found)]) == 1
+    )
+    failures = json.loads(found.read_text())["failures"]
+    assert failures and sum(f["states"] for f in failures) >= 1 and list(drafts.glob("*.yaml"))
     capsys.readouterr()

@@ -92,3 +92,11 @@ def test_merge_refuses_shards_of_different_campaigns(shards, tmp_path, capsys):
     )
     assert cli.main(["merge", str(shards[0]), str(other), "--json", str(tmp_path / "m.json")]) == 2
     assert "not a shard of the same campaign" in capsys.readouterr().err
+
+
+def test_fuzz_in_worker_processes_asks_every_state_once(tmp_path, capsys):
+    out = tmp_path / "fuzz.json"
+    args = ["fuzz", "--ruleset", "narde-guide", "--count", "21", "--jobs", "2", "-q", "--out", str(tmp_path / "d")]
+    assert cli.main([*args, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["targets"][0]["positions"] == 21 and not report["failures"]
