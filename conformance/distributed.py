@@ -19,7 +19,6 @@ from typing import Any
 from . import jobs
 from .perft import Count, Node
 from .rules import Rules
-from .runner import Target
 
 
 def _distributed() -> Any:
@@ -95,20 +94,11 @@ def perft_units(
 # --- fuzz ---------------------------------------------------------------------------------------------
 
 
-def fuzz_campaign(
-    address: str,
-    workers: int,
-    engine_args: dict[str, Any] | None,
-    targets: list[Target],
-    kinds: tuple[str, ...],
-    seed: int,
-    count: int,
-    max_failures: int,
-) -> Any:
-    """A fuzz campaign split in shares (conformance/fuzz_jobs.py), one task each on the cluster, as one Campaign."""
-    from .fuzz_jobs import combine, run_task, tasks
+def fuzz_campaign(address: str, workers: int, campaign: Any) -> Any:
+    """A fuzz campaign (conformance/fuzz_jobs.py) in a share per worker, one task each on the cluster."""
+    from .fuzz_jobs import combine, run_task
 
-    work = tasks(targets, kinds, seed, count, max_failures, max(workers, 1))
+    work = campaign.tasks(max(workers, 1))
     with client(address, workers) as c:
-        parts = c.gather(c.map(run_task, [engine_args] * len(work), work, pure=False))
-    return combine(parts, seed, max_failures)
+        parts = c.gather(c.map(run_task, [campaign.engine_args] * len(work), work, pure=False))
+    return combine(parts, campaign.seed, campaign.max_failures)

@@ -26,21 +26,35 @@ class Task:
     max_failures: int
 
 
-def tasks(
-    targets: list[Target], kinds: tuple[str, ...], seed: int, count: int, max_failures: int, shares: int
-) -> list[Task]:
-    out = [
-        Task(
-            t,
-            kinds,
-            random.Random(f"{seed}:{t.name}:{k}").randrange(2**31),
-            count // shares + (k < count % shares),
-            max_failures,
-        )
-        for t in targets
-        for k in range(shares)
-    ]
-    return [t for t in out if t.count]
+@dataclass(frozen=True)
+class Plan:
+    """What a campaign asks: the engine (its command's arguments), the targets, kinds, seed and budgets."""
+
+    engine_args: dict[str, Any] | None
+    targets: list[Target]
+    kinds: tuple[str, ...]
+    seed: int
+    count: int
+    max_failures: int
+
+    def tasks(self, shares: int) -> list[Task]:
+        """`count` states of each target dealt out to `shares` tasks, each with a seed of its own."""
+        out = [
+            Task(
+                t,
+                self.kinds,
+                task_seed(self.seed, t.name, k),
+                self.count // shares + (k < self.count % shares),
+                self.max_failures,
+            )
+            for t in self.targets
+            for k in range(shares)
+        ]
+        return [t for t in out if t.count]
+
+
+def task_seed(seed: int, target: str, share: int) -> int:
+    return random.Random(f"{seed}:{target}:{share}").randrange(2**31)
 
 
 def run_task(engine_args: dict[str, Any] | None, task: Task) -> Any:
@@ -55,18 +69,11 @@ def _run_tasks(engine_args: dict[str, Any] | None, chunk: list[Task]) -> list[An
     return [run_task(engine_args, task) for task in chunk]
 
 
-def local_campaign(
-    n_jobs: int,
-    engine_args: dict[str, Any] | None,
-    targets: list[Target],
-    kinds: tuple[str, ...],
-    seed: int,
-    count: int,
-    max_failures: int,
-) -> Any:
+def local_campaign(n_jobs: int, campaign: Plan) -> Any:
     """The campaign in `n_jobs` shares over as many local worker processes."""
-    work = tasks(targets, kinds, seed, count, max_failures, n_jobs)
-    return combine(list(jobs.parallel(partial(_run_tasks, engine_args), work, n_jobs)), seed, max_failures)
+    work = campaign.tasks(n_jobs)
+    parts = list(jobs.parallel(partial(_run_tasks, campaign.engine_args), work, n_jobs))
+    return combine(parts, campaign.seed, campaign.max_failures)
 
 
 def combine(parts: list[Any], seed: int, max_failures: int) -> Any:
