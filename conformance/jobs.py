@@ -62,6 +62,14 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_dask_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on the Dask cluster at ADDRESS, or 'local' for a LocalCluster of --jobs workers (extra: distributed)",
+    )
+
+
 def shard_of(args: argparse.Namespace) -> Shard | None:
     return None if args.shard is None else Shard(args.shard.index, args.shard.count, args.seed)
 

@@ -26,6 +26,7 @@ from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, switch_clause
 from gammonspec.conformance.matrix import MARKER
+from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
@@ -610,6 +611,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.src_uri == "disagreements.md":
         page.meta["hide"] = ["navigation", "toc"]  # the matrix gets the full width
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
+    markdown = markdown.replace("<!-- perft-tables -->", tables_markdown())
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []
