@@ -134,6 +134,13 @@ def _parser() -> argparse.ArgumentParser:
     _engine_arguments(perft)
     _target_arguments(perft)
     perft_command.add_arguments(perft)
+
+    replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
+    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat or .sgf)")
+    _engine_arguments(replay)
+    _target_arguments(replay)
+    replay.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON here")
+    replay.add_argument("--quiet", "-q", action="store_true", help="errors and totals only (no notes)")
     return parser
 
 
@@ -436,6 +443,18 @@ def cmd_pinning(args: argparse.Namespace) -> int:
     return EXIT_OK if ok(results) else EXIT_FAILED
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from . import replay
+
+    _writable("--json", args.json)
+    try:
+        targets = _selected_targets(args)
+    except ValueError as exc:
+        _say(exc)
+        return EXIT_USAGE
+    return replay.main(args, targets)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handler = {
@@ -449,6 +468,7 @@ def main(argv: list[str] | None = None) -> int:
         "matrix": cmd_matrix,
         "pinning": cmd_pinning,
         "perft": cmd_perft,
+        "replay": cmd_replay,
     }[args.command]
     try:
         return handler(args)

@@ -12,7 +12,7 @@ import sys
 
 from tqdm import tqdm
 
-from . import fuzz, generators
+from . import fuzz, fuzz_report, generators
 from .engine import EngineFailure, EngineLoadError
 from .launch import rerun_engine, say, start
 from .reports import write_atomically
@@ -75,10 +75,12 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
             engine.close()
     by_name = {t.name: t for t in chosen}
     for number, failure in enumerate(campaign.failures, 1):
-        failure.draft = fuzz.write_draft(args.out, failure, by_name[failure.target], args.seed, campaign.engine, number)
-    print(fuzz.text(campaign, rerun_engine(args)))
+        failure.draft = fuzz_report.write_draft(
+            args.out, failure, by_name[failure.target], args.seed, campaign.engine, number
+        )
+    print(fuzz_report.text(campaign, rerun_engine(args)))
     if args.json:
-        write_atomically(args.json, json.dumps(fuzz.to_json(campaign), indent=2) + "\n")
+        write_atomically(args.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")
     if campaign.fatal:
         say(f"the campaign stopped: the engine cannot be asked anything more: {campaign.fatal}")
         return EXIT_USAGE

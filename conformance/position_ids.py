@@ -27,7 +27,7 @@ from __future__ import annotations
 import base64
 
 from .games import GAME_DATA
-from .state import CHECKERS, SIDES, Layout, Side, StateError, mirror, other
+from .state import CHECKERS, SIDES, Cube, Layout, Match, Side, StateError, mirror, other
 
 GNUBG_ID_LENGTH = 14
 _KEY_BITS = 80
@@ -176,8 +176,17 @@ def decode_xgid(xgid: str) -> tuple[Layout, Side | None, tuple[int, ...] | None]
     return layout, turn, dice
 
 
-def encode_xgid(layout: Layout, turn: Side, dice: tuple[int, ...] | None = None) -> str:
-    """A money-game XGID of `layout` with `turn` on roll: centred 1-cube, score 0-0, max cube 2^10."""
+def encode_xgid(
+    layout: Layout,
+    turn: Side,
+    dice: tuple[int, ...] | None = None,
+    cube: Cube | None = None,
+    match: Match | None = None,
+) -> str:
+    """The XGID of `layout` with `turn` on roll: by default a money game with a centred 1-cube at 0-0, max cube 2^10.
+
+    With `cube` and `match`: the cube's exponent and owner, the score (white's first), 1 in the rules field for
+    the Crawford game, and the match length."""
     _check_side(turn)
     _check_backgammon(layout)
     if dice is not None and (len(dice) != 2 or any(d not in range(1, 7) for d in dice)):
@@ -193,4 +202,10 @@ def encode_xgid(layout: Layout, turn: Side, dice: tuple[int, ...] | None = None)
     chars.append(count(layout.on_bar("white"), "A"))
     turn_field = "1" if turn == "white" else "-1"
     dice_field = f"{dice[0]}{dice[1]}" if dice else "00"
-    return f"{XGID_PREFIX}{''.join(chars)}:0:0:{turn_field}:{dice_field}:0:0:0:0:10"
+    cube, match = cube or Cube(), match or Match()
+    owner = {None: "0", "white": "1", "black": "-1"}[cube.owner]
+    crawford = int(bool(match.length and match.crawford))
+    return (
+        f"{XGID_PREFIX}{''.join(chars)}:{cube.value.bit_length() - 1}:{owner}:{turn_field}:{dice_field}"
+        f":{match.score[0]}:{match.score[1]}:{crawford}:{match.length}:10"
+    )

@@ -24,13 +24,13 @@ from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
+from gammonspec.conformance.links import link_line, switch_clause
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
 _HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
-_RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
@@ -41,13 +41,16 @@ CSS = """
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
 .matrix { overflow-x: auto; max-width: 100%; }
-.matrix td, .matrix th { white-space: nowrap; padding: .3em .6em; }
+.matrix td, .matrix th { white-space: nowrap; padding: .3em .45em; }
 .matrix td code, .matrix td a { color: #1a1a1a; }
+.matrix .pin { display: block; white-space: normal; font-size: .62rem; line-height: 1.3; }
+.matrix .pin a { white-space: nowrap; margin-right: .4em; }
 .matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
+NOT_SEARCHED = ["---", "search:", "  exclude: true", "---", ""]  # pages whose text the clause pages already hold
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
 
 
@@ -240,6 +243,7 @@ def group_of(path: str) -> str:
 def _index(game: str, cases: list[Case]) -> str:
     """The per-game case page: grouped by the case files' `group:`, a thumbnail and the full case each."""
     lines = [
+        *NOT_SEARCHED,
         f"# {GAME_TITLES[game]} cases",
         "",
         f"Every {GAME_TITLES[game]} case, grouped as the case files group them. Each board is drawn in one fixed "
@@ -266,6 +270,14 @@ def _index(game: str, cases: list[Case]) -> str:
 
 
 RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def changelog_page() -> str:
+    """CHANGELOG.md as a page, with the version this site was built from."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    title, rest = text.split("\n", 1)
+    return f"{title}\n\nThis site shows suite version **{version('gammonspec')}**.\n{rest}"
 
 
 def reports() -> list[dict[str, Any]]:
@@ -345,6 +357,7 @@ def on_files(files: Files, config: Any) -> Files:
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
     files.append(File.generated(config, "rulesets.md", content=rulesets_page()))
+    files.append(File.generated(config, "changelog.md", content=changelog_page()))
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
     found = reports()
@@ -378,6 +391,12 @@ def switches_page() -> str:
                 part for part in (stated and f"stated by {stated}", decided and f"decided by us for {decided}") if part
             )
             lines.append(f"- `{value}`: {meaning}" + (f" ({who})" if who else ""))
+            for game in GAMES:
+                pins = pinning().get((name, value, game), [])
+                if pins:
+                    links = ", ".join(f"[`{c.id}`]({case_page(game)}#{c.id})" for c in pins)
+                    lines += ["", f'    <a id="{name}--{value}--{game}"></a>{GAME_TITLES[game]}, {len(pins)}: {links}']
+            lines.append("")
         lines.append("")
     return "\n".join(lines)
 
@@ -427,6 +446,7 @@ def same_position_page() -> str:
     found = contests(suite())
     gaps = [name for name, contest in found.items() if contest is None]
     lines = [
+        *NOT_SEARCHED,
         "# Same position, every ruleset",
         "",
         "For each rule switch, one position of the suite that cases pin under different values of it, and what "
@@ -473,21 +493,27 @@ def _examples(rule: str, cases: list[Case]) -> list[str]:
     return [f'<a id="{rule}--{n}"></a>' for n in range(1, len(cases) + 1)] + [""] + out
 
 
-def _link_rules(line: str, own: str | None) -> str:
-    """Rule IDs in prose become links to their clause (not inside code or headings)."""
-    if line.startswith(("#", "    ", "```", "|")):
-        return line
-    known = clauses()
-
-    def link(match: re.Match[str]) -> str:
-        rule = match["id"]
-        return f"[{rule}]({known[rule].path.name}#{rule})" if rule in known and rule != own else rule
-
-    parts = re.split(r"(`[^`]*`|\[[^\]]*\]\([^)]*\))", line)
-    return "".join(part if i % 2 else _RULE_REF.sub(link, part) for i, part in enumerate(parts))
-
-
 TINTS = ("#cfe8f7", "#fbe3b3", "#cdeee4", "#f3d3e6", "#f7f0b6")  # light Okabe-Ito tints, one per value in a row
+
+
+@cache
+def pinning() -> dict[tuple[str, str, str], list[Case]]:
+    """The cases that pin each switch value, per game: (switch, value, game) -> cases."""
+    found: dict[tuple[str, str, str], list[Case]] = {}
+    for case in suite():
+        for name, required in case.requires.items():
+            for value in accepted(required):
+                found.setdefault((name, value, case.game), []).append(case)
+    return found
+
+
+def clause_of(switch: str, value: str, game: str) -> str | None:
+    """The clause of a switch value in a game: the one that names the switch, else the clause most of whose
+    cases pin the value (then the one with most such cases)."""
+    by_rule = cases_by_rule(suite())
+    rules = Counter(rule for case in pinning().get((switch, value, game), []) for rule in case.rules if rule in by_rule)
+    best = sorted(rules, key=lambda rule: (-rules[rule] / len(by_rule[rule]), -rules[rule], rule))
+    return switch_clause(switch, game) or next(iter(best), None)
 
 
 def matrix(game: str, up: str = "../") -> str:
@@ -497,12 +523,7 @@ def matrix(game: str, up: str = "../") -> str:
     chosen = sorted(
         (rs for rs in rulesets().values() if game in ("all", rs.game)), key=lambda rs: (GAMES.index(rs.game), rs.name)
     )
-    pinning: dict[tuple[str, str], Case] = {}
-    for case in suite():
-        for k, v in case.requires.items():
-            for value in accepted(v):
-                pinning.setdefault((k, value), case)
-    head = "".join(f"<th><code>{rs.name}</code></th>" for rs in chosen)
+    head = "".join(f'<th><a href="{up}rulesets/#{rs.name}"><code>{rs.name}</code></a></th>' for rs in chosen)
     rows = []
     for name, spec in registry()["switches"].items():
         values = [rs.switches[name] for rs in chosen]
@@ -515,11 +536,14 @@ def matrix(game: str, up: str = "../") -> str:
             decided = rs.source in (spec.get("decided") or {}).get(value, [])
             mark = ' <span title="stated by the source">●</span>' if stated else ""
             mark += ' <span title="decided by us: the source is silent">○</span>' if decided else ""
-            case = pinning.get((name, value))
-            cases = f' <a class="pin" href="{up}{case_page(case.game)[:-3]}/#{case.id}">cases</a>' if case else ""
+            pins = pinning().get((name, value, rs.game), [])
+            rule = clause_of(name, value, rs.game)
+            where = f'<a href="{up}{clauses()[rule].path.stem}/#{rule}">§&#8239;{rule}</a>' if rule else ""
+            count = f"{len(pins)} case{'s' * (len(pins) != 1)}"
+            cases = f' <a href="{up}switches/#{name}--{value}--{rs.game}">{count}</a>' if pins else ""
             cells.append(
                 f'<td style="background:{TINTS[order.index(value) % len(TINTS)]}">'
-                f'<a href="{up}switches/#{name}"><code>{value}</code></a>{mark}{cases}</td>'
+                f'<a href="{up}switches/#{name}"><code>{value}</code></a>{mark}<span class="pin">{where}{cases}</span></td>'
             )
         rows.append(f'<tr><th><a href="{up}switches/#{name}"><code>{name}</code></a></th>{"".join(cells)}</tr>')
     return (
@@ -528,13 +552,14 @@ def matrix(game: str, up: str = "../") -> str:
         + "</tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table></div>\n\n● stated by the ruleset's source · ○ decided by us where the source is silent · "
-        "a colour is one value within its row; *cases* opens the first case that pins the value.\n"
+        "a colour is one value within its row; under each value, the clause that states it for that game and the "
+        "cases that pin it there.\n"
     )
 
 
 def home() -> list[str]:
     """What the home page adds: a board, the rulesets, the matrix, how to check an engine, the suite version."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     checking = readme.split("## Checking your engine", 1)[1].split("```", 2)[1]
     start = State(start_layout("backgammon"), "white", (3, 1))
     sets = [f"| `{rs.name}` | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |" for rs in rulesets().values()]
@@ -542,7 +567,8 @@ def home() -> list[str]:
         "",
         board(start, "The backgammon starting position, white to play 3-1"),
         "",
-        f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses.",
+        f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses "
+        "([changelog](changelog.md)).",
         "",
         "## The five rulesets",
         "",
@@ -565,12 +591,15 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.src_uri.startswith(("cases-", "switches", "results", "rulesets", "same-position")):
         return markdown
     by_rule = cases_by_rule(suite())
+    if page.file.src_uri == "disagreements.md":
+        page.meta["hide"] = ["navigation", "toc"]  # the matrix gets the full width
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []
     current: str | None = None
     fenced = False
+    seen: set[str] = set()  # the conventions terms linked on this page
 
     def flush() -> None:
         if current and by_rule.get(current):
@@ -590,7 +619,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
             line = f"### {heading['id']} — {heading['title']} {{#{heading['id']}}}"
         elif line.startswith("**Source:**"):
             line += "  "  # Source and Status each on a line of its own
-        out.append(_link_rules(line, current))
+        out.append(link_line(line, current, page.file.src_uri, seen))
     flush()
     return "\n".join(out) + "\n"
 

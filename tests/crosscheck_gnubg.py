@@ -1,4 +1,4 @@
-"""Independent backgammon move generators, and random positions to compare the reference engine with.
+"""Independent backgammon move generators, and random positions (from conformance/generators.py) to compare with.
 
 Used by tests/test_crosscheck_backgammon.py and tests/bench.py.  Two independent generators, both
 optional (`pip install -e .[crosscheck]`), both listing every distinct resulting position:
@@ -26,11 +26,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from gammonspec.conformance.board import draw
+from gammonspec.conformance.generators import (
+    position_almost_home,
+    position_bar,
+    position_bearoff,
+    position_contact,
+    random_dice,
+)
 from gammonspec.conformance.notation import describe
 from gammonspec.conformance.position_ids import encode_gnubg
 from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, TurnContext, other, start_layout
-from gammonspec.engines.boards import from_bgsage, from_gnubg, layout_of, to_bgsage, to_gnubg
+from gammonspec.engines.boards import from_bgsage, from_gnubg, to_bgsage, to_gnubg
 from gammonspec.reference.movegen import legal_plays
 
 GAME = "backgammon"
@@ -43,13 +50,6 @@ def bg_rules() -> Rules:
 
 def reference_plays(layout: Layout, side: Side, dice: Dice, rules: Rules) -> set[Layout]:
     return set(legal_plays(layout, side, dice, TurnContext(), rules))
-
-
-def _layout(side: Side, mine: list[int], theirs_own: list[int], my_bar: int, their_bar: int) -> Layout:
-    """A layout from the mover's 24 counts and the opponent's 24 counts, each in its own numbering."""
-    lay = layout_of(side, mine, theirs_own, my_bar, their_bar)
-    lay.validate()
-    return lay
 
 
 def gnubg_plays(gnubg_nn: Any, layout: Layout, side: Side, dice: Dice) -> set[Layout]:
@@ -69,123 +69,7 @@ def bgsage_plays(possible_moves: Callable[..., Any], layout: Layout, side: Side,
     return {from_bgsage(list(b), side) for b in boards}
 
 
-# --- random positions --------------------------------------------------------------------------
-
-
-def _spread(rng: random.Random, n: int, points: list[int], counts: list[int]) -> None:
-    """Drop n checkers on the given points (indices into counts), each checker on a random one."""
-    for _ in range(n):
-        counts[rng.choice(points)] += 1
-
-
-def _blots(rng: random.Random, counts: list[int], free: list[int]) -> None:
-    """Peel single checkers off stacks onto free points, to make blots that can be hit."""
-    for _ in range(rng.randint(0, 3)):
-        stacks = [p for p in range(1, 25) if counts[p] >= 2]
-        if not stacks or not free:
-            return
-        src = rng.choice(stacks)
-        dst = free.pop(rng.randrange(len(free)))
-        counts[src] -= 1
-        counts[dst] += 1
-
-
-def _view_layout(side: Side, me: list[int], them: list[int], my_bar: int, their_bar: int) -> Layout:
-    """A layout from counts in the MOVER's numbering for both sides (index 1..24; index 0 unused)."""
-    theirs_own = [them[25 - q] for q in range(1, 25)]
-    return _layout(side, me[1:25], theirs_own, my_bar, their_bar)
-
-
-def _random_side_placement(
-    rng: random.Random, n: int, allowed: list[int], taken: set[int], spots: tuple[int, int] = (2, 9)
-) -> list[int]:
-    """n checkers on a few random points among `allowed` not in `taken`; counts indexed 0..25."""
-    counts = [0] * 26
-    pool = [p for p in allowed if p not in taken]
-    if n == 0:
-        return counts
-    chosen = rng.sample(pool, min(len(pool), rng.randint(*spots)))
-    _spread(rng, n, chosen, counts)
-    return counts
-
-
-def position_contact(rng: random.Random, side: Side) -> Layout:
-    """Both sides anywhere: blots, points, a few checkers on the bar or off."""
-    my_bar = rng.choice((0, 0, 0, 0, 1, 1, 2, 3))
-    their_bar = rng.choice((0, 0, 0, 0, 1, 2))
-    my_off = rng.choice((0, 0, 0, 0, 0, 1, 3))
-    their_off = rng.choice((0, 0, 0, 0, 0, 2, 5))
-    me = _random_side_placement(rng, CHECKERS - my_bar - my_off, list(range(1, 25)), set(), (2, 10))
-    mine = {p for p in range(1, 25) if me[p]}
-    them = _random_side_placement(rng, CHECKERS - their_bar - their_off, list(range(1, 25)), mine, (2, 10))
-    held = mine | {p for p in range(1, 25) if them[p]}
-    free = [p for p in range(1, 25) if p not in held]
-    _blots(rng, them, free)
-    _blots(rng, me, free)
-    return _view_layout(side, me, them, my_bar, their_bar)
-
-
-def position_bar(rng: random.Random, side: Side) -> Layout:
-    """The mover on the bar, the opponent's home board (the mover's 19-24) partly closed, blots to hit."""
-    my_bar = rng.randint(1, 4)
-    their_bar = rng.choice((0, 0, 0, 1))
-    me = _random_side_placement(rng, CHECKERS - my_bar, list(range(1, 25)), set(), (2, 8))
-    mine = {p for p in range(1, 25) if me[p]}
-    them = [0] * 26
-    home = [p for p in range(19, 25) if p not in mine]
-    closed = rng.sample(home, rng.randint(0, len(home)))
-    for p in closed:
-        them[p] = rng.choice((1, 2, 2, 3))  # 1 = a blot on an entry point
-    while sum(them) > CHECKERS - their_bar:
-        them[rng.choice([p for p in closed if them[p] > 1])] -= 1
-    left = CHECKERS - their_bar - sum(them)
-    rest = [p for p in range(1, 25) if p not in mine and p not in closed]
-    _spread(rng, left, rng.sample(rest, min(len(rest), rng.randint(1, 6))), them)
-    return _view_layout(side, me, them, my_bar, their_bar)
-
-
-def position_bearoff(rng: random.Random, side: Side) -> Layout:
-    """All the mover's checkers home, some off; the opponent racing home or still in contact."""
-    my_off = rng.randint(0, 14)
-    me = _random_side_placement(rng, CHECKERS - my_off, list(range(1, 7)), set(), (1, 6))
-    mine = {p for p in range(1, 25) if me[p]}
-    if rng.random() < 0.5:  # contact: opponent checkers (blots too) in the mover's home, maybe on the bar
-        their_bar = rng.choice((0, 0, 1, 2))
-        their_off = rng.choice((0, 0, 3))
-        allowed = list(range(1, 25))
-    else:  # race: the opponent in its own home board (the mover's 19-24) with some off
-        their_bar = 0
-        their_off = rng.randint(0, 14)
-        allowed = list(range(19, 25))
-    them = _random_side_placement(rng, CHECKERS - their_bar - their_off, allowed, mine, (1, 7))
-    free = [p for p in range(1, 7) if not me[p] and not them[p]]
-    if allowed[0] == 1:
-        _blots(rng, them, free)
-    return _view_layout(side, me, them, 0, their_bar)
-
-
-def position_almost_home(rng: random.Random, side: Side) -> Layout:
-    """One to three checkers still outside the home board (or on the bar): bear-off can start mid-turn."""
-    my_off = rng.choice((0, 0, 0, 2, 5, 9))
-    outside = rng.randint(1, 3)
-    my_bar = 1 if rng.random() < 0.15 else 0
-    out = max(outside - my_bar, 0)
-    me = _random_side_placement(rng, CHECKERS - my_off - outside, list(range(1, 7)), set(), (1, 6))
-    _spread(rng, out, rng.sample(range(7, 19), rng.randint(1, 3)), me)
-    mine = {p for p in range(1, 25) if me[p]}
-    their_bar = rng.choice((0, 0, 0, 1))
-    their_off = rng.choice((0, 0, 2))
-    them = _random_side_placement(rng, CHECKERS - their_bar - their_off, list(range(1, 25)), mine, (2, 8))
-    held = mine | {p for p in range(1, 25) if them[p]}
-    _blots(rng, them, [p for p in range(1, 25) if p not in held])
-    return _view_layout(side, me, them, my_bar, their_bar)
-
-
-def random_dice(rng: random.Random) -> Dice:
-    if rng.random() < 0.25:  # doubles more often than 1 in 6: they are where four-step plays live
-        d = rng.randint(1, 6)
-        return d, d
-    return rng.randint(1, 6), rng.randint(1, 6)
+# --- random positions (conformance/generators.py, shared with gammonspec fuzz) ---------------------
 
 
 def game_over(layout: Layout) -> bool:

@@ -6,10 +6,13 @@ from pathlib import Path
 
 from conftest import MINI_SUITE
 from fault_corpus import Fault
+from gammonspec.conformance.cli import _parser
 from gammonspec.conformance.coverage import clauses
 from test_loading import GOOD  # the valid one-case file (test_loading.py says its line numbers)
 
 KNOWN_RULESETS = "backgammon, crazy-narde, gul-bara, narde-guide, narde-variant"
+# the subcommands as argparse lists them when a command is unknown
+COMMANDS = next(a.choices for a in _parser()._actions if a.dest == "command")
 ONE_VALID = f"1 cases, 5 rulesets, {len(clauses())} rule clauses: all valid"
 
 # line numbers: 3 id, 8 steps, 9 opening, 10 its expect, 11 roll, 12 expect, 13 play, 14 roll, 15 expect, 16 play
@@ -738,7 +741,9 @@ FAULTS: list[Fault] = [
     _usage(
         "unknown-command",
         ("frobnicate",),
-        "gammonspec: argument command: invalid choice: 'frobnicate' (choose from 'run', 'identify', 'report', 'serve', 'coverage', 'check', 'matrix', 'pinning') (see gammonspec --help)",
+        "gammonspec: argument command: invalid choice: 'frobnicate' (choose from "
+        + ", ".join(map(repr, COMMANDS))
+        + ") (see gammonspec --help)",
     ),
     _usage(
         "run-unknown-option",

@@ -31,6 +31,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from gammonspec.conformance.generators import STYLES, styled_layout
 from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import (
     CHECKERS,
@@ -39,7 +40,6 @@ from gammonspec.conformance.state import (
     Segment,
     State,
     TurnContext,
-    mirror,
     other,
     standing_six_block,
 )
@@ -58,72 +58,6 @@ N = int(os.environ.get("GAMMONSPEC_PROPERTY_N", "800"))
 SEED = int(os.environ.get("GAMMONSPEC_PROPERTY_SEED", "20240607"))
 SHOW = 10  # mismatches printed in full
 GAME = "crazy-narde"
-STYLES = ("head", "mid", "late", "frozen", "home", "block", "wide", "few", "walled")
-
-
-def spread(rng: random.Random, n: int, points: list[int], most: int) -> dict[int, int]:
-    """n checkers on between 1 and `most` of the given points, at least one on each chosen point."""
-    if n == 0 or not points:
-        return {}  # nothing placed: the caller sees the count is short and draws again
-    chosen = rng.sample(points, min(len(points), n, rng.randint(1, most)))
-    counts = dict.fromkeys(chosen, 1)
-    for _ in range(n - len(chosen)):
-        counts[rng.choice(chosen)] += 1
-    return counts
-
-
-def add(counts: dict[int, int], more: dict[int, int]) -> dict[int, int]:
-    for p, n in more.items():
-        counts[p] = counts.get(p, 0) + n
-    return counts
-
-
-def side_checkers(rng: random.Random, style: str, free: list[int]) -> tuple[dict[int, int], int]:
-    """({own point: count}, borne off) for one side in the given style, only on `free` own points."""
-
-    def only(points):
-        return [p for p in points if p in free]
-
-    if style == "head" and HEAD in free:  # many on the head: the head rule bites
-        head = rng.choice([CHECKERS, CHECKERS - 1, rng.randint(5, CHECKERS)])
-        counts = spread(rng, CHECKERS - head, only(range(13, 24)) or only(range(1, 24)), 6)
-        counts[HEAD] = head
-        return counts, 0
-    if style == "home":  # all home: exact bear-off only (crazy-narde)
-        off = rng.choice([0, 0, rng.randint(1, 14), rng.randint(10, 14)])
-        return spread(rng, CHECKERS - off, only(range(1, 7)), rng.randint(1, 6)), off
-    if style == "late":  # all but one to three home: the last ones come in, then bear off or not
-        out = rng.randint(1, 3)
-        off = 0  # none can be off while some are outside: bearing off needs all fifteen home
-        counts = spread(rng, CHECKERS - out, only(range(1, 7)), 6)
-        return add(counts, spread(rng, out, only(range(7, 14)), 3)), off
-    if style == "frozen":  # many home, the rest just outside: frozen home checkers, entering ones stop
-        inside = rng.randint(4, 12)
-        counts = spread(rng, inside, only(range(1, 7)), 6)
-        return add(counts, spread(rng, CHECKERS - inside, only(range(7, 19)), 5)), 0
-    if style == "walled":  # home board full or one point short, checkers still in the first quarter
-        counts = {p: 1 for p in only(range(1, 7))}
-        if counts and rng.random() < 0.6:  # one home point empty, a checker one to six points behind it
-            gap = rng.choice(sorted(counts))
-            del counts[gap]
-            add(counts, spread(rng, 1, only(range(max(gap + 1, 7), gap + 7)), 1))
-        add(counts, spread(rng, rng.randint(1, 3), only(range(19, 25)), 2))
-        rest = CHECKERS - sum(counts.values())
-        return add(counts, spread(rng, rest, only([*range(1, 13), *range(19, 25)]), 6)), 0
-    if style == "block":  # five of six points in a row (for the opponent) held, spares just behind the gap
-        start = rng.randint(1, 19)
-        row = [mirror(GAME, q) for q in range(start, start + 6)]
-        gap = rng.choice(row)
-        counts = {p: 1 for p in only(row) if p != gap}
-        spare = rng.randint(2, 5)
-        add(counts, spread(rng, spare, only(range(gap + 1, min(gap + 7, 25))) or only(range(1, 25)), 3))
-        rest = CHECKERS - sum(counts.values())
-        return add(counts, spread(rng, rest, only(range(1, 25)), 8)), 0
-    if style == "wide":  # one or two checkers on each of many points: closes much of the board
-        return spread(rng, CHECKERS, only(range(1, 25)), rng.randint(10, 15)), 0
-    if style == "few":  # stacks on one to three points: against a wide opponent, often little plays
-        return spread(rng, CHECKERS, only(range(1, 25)), 3), 0
-    return spread(rng, CHECKERS, only(range(1, 25)), rng.randint(3, 12)), 0  # mid-game
 
 
 def random_layout(rng: random.Random, rules) -> Layout:
@@ -132,20 +66,10 @@ def random_layout(rng: random.Random, rules) -> Layout:
         style_w, style_b = rng.choice(STYLES), rng.choice(STYLES)
         if rng.random() < 0.05:
             style_w = style_b = "walled"  # both walled in, or nearly: a draw may come in the segment
-        white, off_w = side_checkers(rng, style_w, list(range(1, 25)))
-        black_free = [p for p in range(1, 25) if not white.get(mirror(GAME, p))]
-        black, off_b = side_checkers(rng, style_b, black_free)
-        if sum(white.values()) + off_w != CHECKERS or sum(black.values()) + off_b != CHECKERS:
+        layout = styled_layout(rng, GAME, style_w, style_b)
+        if layout is None:
             continue  # a style could not place every checker on the free points: draw again
-        layout = Layout(
-            GAME,
-            tuple(white.get(p, 0) for p in range(1, 25)),
-            tuple(black.get(p, 0) for p in range(1, 25)),
-            (0, 0),
-            (off_w, off_b),
-        )
-        layout.validate()
-        if game_over(layout.white, off_w, layout.black, off_b, rules):
+        if game_over(layout.white, layout.off[0], layout.black, layout.off[1], rules):
             continue  # a finished game (won or drawn) has no turn to play
         if rules["six-block"] != "allowed" and standing_six_block(layout):
             continue  # a standing six-block cannot arise where building one is banned

@@ -430,6 +430,21 @@ def test_scenario_loads_with_its_segments(write):
     assert case.queries == {"legal-plays", "next-segment"}
 
 
+def before_the_sixes(step: str) -> str:
+    """The scenario with `step` (YAML lines) inserted between the chain's 5-5 and its 6-6."""
+    return scenario(("      - numbers: [6, 6, 6, 6]\n", step + "      - numbers: [6, 6, 6, 6]\n"))
+
+
+def test_may_double_mid_turn_is_asked_of_the_segment_player(write):
+    """Between a chain's doubles the question carries the segment due; any other step there is refused."""
+    (case,) = load_file(write("s.yaml", before_the_sixes("      - may_double: false\n")))
+    asked = case.steps[1]
+    assert asked.kind == "may-double" and asked.expect == {"may_double": False}
+    assert asked.state.turn == "white" and asked.state.segment == case.steps[0].next
+    path = write("r.yaml", before_the_sixes('      - roll: [2, 1]\n        play: "24/21"\n'))
+    assert_error(error_of(path), path, 14, "case chain: step 2: the turn goes on: white plays [6, 6, 6, 6]")
+
+
 def test_scenario_that_stops_mid_turn_is_rejected(write):
     path = write(
         "s.yaml",

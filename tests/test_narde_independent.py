@@ -16,8 +16,9 @@ import os
 import random
 
 import pytest
+from gammonspec.conformance.generators import styled_layout
 from gammonspec.conformance.rules import rulesets
-from gammonspec.conformance.state import CHECKERS, HEAD, Layout, TurnContext, mirror
+from gammonspec.conformance.state import CHECKERS, HEAD, Layout, TurnContext
 from gammonspec.reference.movegen import legal_plays
 from independent_narde import legal_results
 
@@ -28,75 +29,12 @@ GAME = "narde"
 STYLES = ("head", "mid", "late", "home", "block", "wide", "few")
 
 
-def spread(rng: random.Random, n: int, points: list[int], most: int) -> dict[int, int]:
-    """n checkers on between 1 and `most` of the given points, at least one on each chosen point."""
-    if n == 0 or not points:
-        return {}  # nothing placed: the caller sees the count is short and draws again
-    chosen = rng.sample(points, min(len(points), n, rng.randint(1, most)))
-    counts = dict.fromkeys(chosen, 1)
-    for _ in range(n - len(chosen)):
-        counts[rng.choice(chosen)] += 1
-    return counts
-
-
-def side_checkers(rng: random.Random, style: str, free: list[int]) -> tuple[dict[int, int], int]:
-    """({own point: count}, borne off) for one side in the given style, only on `free` own points."""
-
-    def only(points):
-        return [p for p in points if p in free]
-
-    if style == "head" and HEAD in free:
-        head = rng.choice([CHECKERS, CHECKERS - 1, rng.randint(5, CHECKERS)])
-        counts = spread(rng, CHECKERS - head, only(range(13, 24)) or only(range(1, 24)), 6)
-        counts[HEAD] = head
-        return counts, 0
-    if style == "home":
-        off = rng.choice([0, 0, rng.randint(1, 14)])
-        return spread(rng, CHECKERS - off, only(range(1, 7)), 6), off
-    if style == "late":  # all but one to three home: the last ones may come in and bear off in one turn
-        out = rng.randint(1, 3)
-        off = 0  # none can be off while some are outside: bearing off needs all fifteen home
-        counts = spread(rng, CHECKERS - out, only(range(1, 7)), 6)
-        for p, n in spread(rng, out, only(range(7, 14)), 3).items():
-            counts[p] = counts.get(p, 0) + n
-        return counts, off
-    if style == "block":  # five of six points in a row (for the opponent) held, spares just behind the gap
-        start = rng.randint(1, 19)
-        row = [mirror(GAME, q) for q in range(start, start + 6)]
-        gap = rng.choice(row)
-        counts = {p: 1 for p in only(row) if p != gap}
-        spare = rng.randint(2, 5)
-        for p, n in spread(rng, spare, only(range(gap + 1, min(gap + 7, 25))) or only(range(1, 25)), 3).items():
-            counts[p] = counts.get(p, 0) + n
-        rest = CHECKERS - sum(counts.values())
-        for p, n in spread(rng, rest, only(range(1, 25)), 8).items():
-            counts[p] = counts.get(p, 0) + n
-        return counts, 0
-    if style == "wide":  # one or two checkers on each of many points: closes much of the board
-        return spread(rng, CHECKERS, only(range(1, 25)), rng.randint(10, 15)), 0
-    if style == "few":  # stacks on one to three points: against a wide opponent, often only one number plays
-        return spread(rng, CHECKERS, only(range(1, 25)), 3), 0
-    return spread(rng, CHECKERS, only(range(1, 25)), rng.randint(3, 12)), 0  # mid-game
-
-
 def random_layout(rng: random.Random) -> Layout:
-    """A valid Narde layout: 15 checkers a side, no point shared."""
+    """A valid Narde layout: 15 checkers a side, no point shared, each side in one of STYLES."""
     while True:
-        style_w, style_b = rng.choice(STYLES), rng.choice(STYLES)
-        white, off_w = side_checkers(rng, style_w, list(range(1, 25)))
-        black_free = [p for p in range(1, 25) if not white.get(mirror(GAME, p))]
-        black, off_b = side_checkers(rng, style_b, black_free)
-        if sum(white.values()) + off_w != CHECKERS or sum(black.values()) + off_b != CHECKERS:
-            continue  # a style could not place every checker on the free points: draw again
-        layout = Layout(
-            GAME,
-            tuple(white.get(p, 0) for p in range(1, 25)),
-            tuple(black.get(p, 0) for p in range(1, 25)),
-            (0, 0),
-            (off_w, off_b),
-        )
-        layout.validate()
-        return layout
+        layout = styled_layout(rng, GAME, rng.choice(STYLES), rng.choice(STYLES))
+        if layout is not None:  # None: a style could not place every checker on the free points
+            return layout
 
 
 def samples(seed: int, n: int):

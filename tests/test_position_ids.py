@@ -7,7 +7,7 @@ import random
 
 import pytest
 from gammonspec.conformance.position_ids import decode_gnubg, decode_xgid, encode_gnubg, encode_xgid
-from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, StateError, mirror, start_layout
+from gammonspec.conformance.state import CHECKERS, SIDES, Cube, Layout, Match, Side, StateError, mirror, start_layout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -314,3 +314,12 @@ def test_encoders_reject_impossible_input() -> None:
         encode_gnubg(fourteen, "white")
     with pytest.raises(StateError, match="white has 14 checkers"):
         encode_xgid(fourteen, "white")
+
+
+def test_an_xgid_carries_the_cube_and_the_match_when_given():
+    """Fields as eXtreme Gammon writes them: cube exponent, owner (1 white, -1 black), turn, dice, white's score,
+    black's, 1 for the Crawford game, the length; the decoder reads the position and turn back."""
+    xgid = encode_xgid(START, "black", (3, 1), Cube(4, "black"), Match(5, (2, 4), crawford=True))
+    assert xgid.split(":")[1:] == ["2", "-1", "-1", "31", "2", "4", "1", "5", "10"]
+    assert decode_xgid(xgid) == (START, "black", (3, 1))
+    assert encode_xgid(START, "white", cube=Cube(2, "white")).split(":")[1:3] == ["1", "1"]

@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from html import unescape
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.contested import contests
 from gammonspec.conformance.coverage import cases_by_rule, clauses
+from gammonspec.conformance.links import RULE_REF, code_target
+from gammonspec.conformance.rules import accepted
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PAGE, MAX_SITE = 2_000_000, 15_000_000
@@ -66,6 +70,39 @@ def test_every_rule_id_link_resolves(built: Path) -> None:
     assert checked > 1000
 
 
+def test_every_rule_id_mentioned_anywhere_resolves(built: Path) -> None:
+    """Every rule ID written anywhere in the site's text (prose, cases, derivations, commands) names a clause;
+    one followed by `*` (a filter such as `nd.head.*`) is the prefix of one."""
+    known, checked = set(clauses()), 0
+    for html in built.rglob("*.html"):
+        markup = re.sub(r"<(script|style)\b.*?</\1>", " ", html.read_text(), flags=re.S)
+        text = unescape(re.sub(r"<[^>]+>", " ", markup))
+        for match in RULE_REF.finditer(text):
+            rule, checked = match["id"], checked + 1
+            if text[match.end() : match.end() + 2] in (".*", "*"):
+                assert any(k.startswith(rule + ".") for k in known), (
+                    f"{html.relative_to(built)}: {rule}.* matches no rule"
+                )
+            else:
+                assert rule in known, f"{html.relative_to(built)}: {rule} is no rule ID of the spec"
+    assert checked > 3000
+
+
+def test_prose_names_link_to_their_definitions(built: Path) -> None:
+    """Ruleset and switch names and the conventions' terms in the spec's prose are links (the strict build's
+    anchor validation makes each one resolve)."""
+    narde = (built / "narde" / "index.html").read_text()
+    for href in ("../rulesets/#narde-guide", "../switches/#six-block", "../conventions/#turn-context"):
+        assert f'href="{href}"' in narde, href
+    assert 'href="../conventions/#rulesets-and-switches"' in (built / "disagreements" / "index.html").read_text()
+    assert code_target("narde-guide", after_ruleset=False) is None  # the source, not the ruleset
+    assert code_target("narde-guide", after_ruleset=True) == "rulesets.md#narde-guide"
+    assert code_target("crazy-narde", after_ruleset=False) == "rulesets.md#crazy-narde"
+    assert code_target("six-block: banned-after-turn", False) == "switches.md#six-block"
+    assert code_target("six-block: sideways", False) is None and code_target("none", False) is None
+    assert code_target("four-moves", False) == "switches.md#doubles"
+
+
 def test_every_case_has_a_drawn_board_and_every_clause_its_examples(built: Path) -> None:
     for game in ("backgammon", "narde", "crazy-narde"):
         page = (built / f"cases-{game}" / "index.html").read_text()
@@ -88,7 +125,8 @@ def test_every_case_has_a_drawn_board_and_every_clause_its_examples(built: Path)
 def test_sizes_stay_in_bounds(built: Path) -> None:
     sizes = [f.stat().st_size for f in built.rglob("*") if f.is_file()]
     pages = [f.stat().st_size for f in built.rglob("*.html")]
-    assert sum(sizes) < MAX_SITE and max(pages) < MAX_PAGE
+    assert sum(sizes) < MAX_SITE, f"the site is {sum(sizes) / 1e6:.2f} MB"
+    assert max(pages) < MAX_PAGE, f"a page is {max(pages) / 1e6:.2f} MB"
 
 
 def test_rendering_bugs_stay_fixed(built: Path) -> None:
@@ -107,6 +145,23 @@ def test_disagreement_table_and_switches_page(built: Path) -> None:
     assert "head-exception" in page and "first-turn-3-4-6" in page
     switches = (built / "switches" / "index.html").read_text()
     assert 'id="hitting"' in switches and "stated by" in switches
+    # each cell links to its clause and to the list of the cases that pin its value in that game
+    assert 'href="../narde/#nd.block.six"' in page
+    cells = re.findall(r'href="\.\./switches/#([a-z-]+--[a-z0-9-]+--[a-z-]+)">(\d+) cases?</a>', page)
+    assert len(cells) > 20
+    for anchor, count in cells:
+        switch, value, game = anchor.split("--")
+        at = switches.index(f'id="{anchor}"')
+        listed = switches[at : switches.index("</p>", at)].count('href="../cases-')
+        pinned = [c for c in suite() if c.game == game and value in accepted(c.requires.get(switch, ()))]
+        assert listed == int(count) == len(pinned), anchor
+
+
+def test_changelog_names_the_package_version_and_the_home_page_links_it(built: Path) -> None:
+    newest = re.search(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert newest and newest[1] == version("gammonspec"), "CHANGELOG.md has no entry for the package's version"
+    assert f"suite version <strong>{version('gammonspec')}</strong>" in (built / "changelog" / "index.html").read_text()
+    assert 'href="changelog/"' in (built / "index.html").read_text()
 
 
 def test_results_page_and_badges(built: Path) -> None:

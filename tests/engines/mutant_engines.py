@@ -18,6 +18,7 @@ from mutants import all_mutants  # noqa: E402
 
 class MutantEngine(ReferenceEngine):
     def __init__(self, name: str) -> None:
+        super().__init__()
         self.mutant = next(m for m in all_mutants() if m.name == name)
 
     def info(self) -> EngineInfo:

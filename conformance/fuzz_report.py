@@ -1,0 +1,256 @@
+"""What `gammonspec fuzz` writes: a draft case per failure, the text report, the JSON report."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from gammonspec.reference import ReferenceEngine
+
+from .board import draw
+from .cases import load, shipped
+from .coverage import clauses
+from .fuzz import Campaign, Failure, ask, flips
+from .notation import describe
+from .position_ids import encode_xgid
+from .rules import Rules
+from .runner import Target
+from .state import SIDES, Layout, Side, State, StateError
+
+POSITION_IDS: dict[str, tuple[str, Callable[[State], str]]] = {  # per game: the position ID players paste
+    "backgammon": ("XGID", lambda s: encode_xgid(s.layout, s.turn, s.dice or None)),
+}
+
+
+def plays_text(state: State, keys: Iterable[str], layouts: dict[str, Layout]) -> list[str]:
+    """The plays in move notation (the position itself where no notation reaches it)."""
+    shown = []
+    for key in sorted(keys):
+        try:
+            shown.append(describe(state.layout, layouts[key], state.turn))
+        except Exception:  # noqa: BLE001 - an impossible position may have no notation
+            shown.append(f"position {key}")
+    return sorted(shown)
+
+
+def missing_extra(f: Failure) -> tuple[list[str], list[str]]:
+    if f.aspect != "plays":
+        return [], []
+    want, got = f.expected.values["plays"], f.got.values["plays"]
+    return plays_text(f.state, want - got, f.expected.layouts), plays_text(f.state, got - want, f.got.layouts)
+
+
+def _side_spec(layout: Layout, side: Side) -> dict[Any, int]:
+    spec: dict[Any, int] = {p: n for p, n in enumerate(layout.points(side), 1) if n}
+    if layout.on_bar(side):
+        spec["bar"] = layout.on_bar(side)
+    return spec
+
+
+def _pins(f: Failure, rules: Rules, target: Target) -> tuple[dict[str, str], dict[str, Any]]:
+    """The switches and options whose flip changes the reference engine's answer: what the draft requires."""
+    oracle = ReferenceEngine()
+    requires: dict[str, str] = {}
+    options: dict[str, Any] = {}
+    for name, flipped in flips(rules, target).items():
+        try:
+            changed = ask(oracle, f.state, flipped, [f.aspect]).values != {f.aspect: f.expected.values[f.aspect]}
+        except (StateError, KeyError, ValueError):
+            changed = True
+        if changed:
+            key = name.split("=")[0]
+            if key in rules.switches:
+                requires[key] = rules.switches[key]
+            else:
+                options[key] = rules.options[key]
+    return requires, options
+
+
+def _rule_ids(game: str, f: Failure) -> list[str]:
+    """The clauses a draft is about: those the shipped cases pinning the explaining switches cover, or, for a bug,
+    the clauses whose IDs name what the disagreeing plays do."""
+    cases = [c for c in shipped().cases if c.game == game]
+    prefixes = Counter(r.split(".")[0] for c in cases for r in c.rules)
+    prefix = prefixes.most_common(1)[0][0] if prefixes else "bg"
+    switches = {name.split("=")[0] for name in f.explanation}
+    if switches:
+        found = Counter(r for c in cases if switches & set(c.requires) for r in c.rules)
+        return [r for r, _ in found.most_common(2)] or [prefix + ".object"]
+    words = {
+        "bears off": "bearoff",
+        "enters": "bar",
+        "hits": "hit",
+        "leaves the head twice": "head",
+        "builds a six-block": "block",
+        "stops short": "move",
+        "no move": "move.no-play",
+        "plays": "move",
+    }
+    topic = {"next": ("doubles", "unplayable", "chain"), "result": ("score", "end", "object")}.get(f.aspect)
+    fragments = topic or tuple(dict.fromkeys(w for tag in f.features for k, w in words.items() if tag.endswith(k)))
+    ids = [c for c in sorted(clauses()) if c.startswith(prefix + ".") and any(f".{w}" in c for w in fragments)]
+    return ids[:2] or [prefix + ".object"]
+
+
+def draft_case(f: Failure, target: Target, seed: int, engine: str, number: int) -> dict[str, Any]:
+    """The failure as a case file (a mapping to write as YAML), marked as a draft."""
+    s, rules = f.state, target.rules()
+    requires, options = _pins(f, rules, target)
+    missing, extra = missing_extra(f)
+    case: dict[str, Any] = {
+        "id": f"fuzz-{target.name}-{seed}-{number}".lower().replace("+", "-").replace("=", "-"),
+        "draft": "fuzz",
+        "rules": _rule_ids(s.game, f),
+        "title": f"Found by fuzzing: {f.title}"[:200],
+    }
+    if f.aspect == "result":
+        case["query"] = "game-result"
+    if requires:
+        case["requires"] = requires
+    if options:
+        case["options"] = options
+    case["position"] = {side: _side_spec(s.layout, side) for side in SIDES}
+    case["turn"] = s.turn
+    case["roll"] = list(s.dice)
+    case["context"] = s.context.to_wire()
+    if s.segment is not None:
+        case["segment"] = s.segment.to_wire()
+    if f.aspect == "result":
+        r = f.expected.values["result"]
+        case["expect"] = {"not_over": True} if r is None else {"result": dict(zip(("winner", "kind", "points"), r))}
+    else:
+        plays = plays_text(s, f.expected.values["plays"], f.expected.layouts)
+        case["expect"] = {"no_play": True} if f.expected.values["plays"] == {s.layout.key()} else {"plays": plays}
+        if f.aspect == "next":
+            n = f.expected.values["next"]
+            case["next"] = None if n is None else {"numbers": list(n[2]), "passed": n[1]}
+    case["derivation"] = (
+        f"DRAFT from gammonspec fuzz (seed {seed}, a {f.kind} position, shrunk): the expectation is the reference "
+        "engine's answer, not yet derived independently. Confirm it by hand or with an independent enumerator, "
+        "say how here, and remove 'draft' before this case may enter the suite."
+    )
+    got = f.got.values[f.aspect]
+    case["notes"] = (
+        f"{engine} answered: missing {' | '.join(missing) or '-'}; extra {' | '.join(extra) or '-'}"
+        if f.aspect == "plays"
+        else f"{engine} answered {got!r}, the reference engine {f.expected.values[f.aspect]!r}"
+    )
+    return case
+
+
+def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str, number: int) -> Path:
+    """Write the failure's draft case file and check that it loads; its path."""
+    case = draft_case(f, target, seed, engine, number)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{case['id']}.yaml"
+    data = {"game": f.state.game, "group": "Drafts found by fuzzing", "cases": [case]}
+    path.write_text(
+        yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None), encoding="utf-8"
+    )
+    loaded = load([path])
+    if loaded.errors:
+        raise StateError(f"the draft {path} does not load: {loaded.errors[0]}")
+    return path
+
+
+def board_text(f: Failure) -> str:
+    s = f.state
+    lines = [draw(s.layout, s.turn)]
+    if s.game in POSITION_IDS:
+        name, encode = POSITION_IDS[s.game]
+        lines.append(f"{name}: {encode(s)}")
+    return "\n".join(lines)
+
+
+def _checkers(layout: Layout) -> str:
+    return ", ".join(f"{side} {sum(layout.points(side)) + layout.on_bar(side)}" for side in SIDES)
+
+
+def failure_text(n: int, f: Failure) -> str:
+    s = f.state
+    segment = "" if s.segment is None else f", segment {s.segment.to_wire()}"
+    lines = [
+        f"failure {n}: {f.target}: {f.title} ({f.states} state{'s' * (f.states > 1)})",
+        f"shrunk from a {f.kind} position ({_checkers(f.original.layout)} checkers on the board) to "
+        f"{_checkers(s.layout)}: {s.turn} to play {'-'.join(map(str, s.dice))}{segment}, context {s.context.to_wire()}",
+        board_text(f),
+    ]
+    missing, extra = missing_extra(f)
+    if f.aspect == "plays":
+        lines += [f"missing: {' | '.join(missing) or '-'}", f"extra: {' | '.join(extra) or '-'}"]
+    else:
+        lines.append(f"reference: {f.expected.values[f.aspect]!r}; engine: {f.got.values[f.aspect]!r}")
+    if f.draft:
+        lines.append(f"draft case: {f.draft}")
+    return "\n".join(lines)
+
+
+def text(c: Campaign, rerun: str = "") -> str:
+    header = f"{'ruleset or profile':<34} {'positions':>9} {'mismatch':>8} {'failures':>8} {'skipped':>7} {'errored':>7} {'pos/s':>7}"
+    rows = [header]
+    for t in c.tallies:
+        fails = sum(f.target == t.target for f in c.failures)
+        rate = t.positions / t.seconds if t.seconds else 0.0
+        rows.append(
+            f"{t.target:<34} {t.positions:>9} {t.mismatches:>8} {fails:>8} {t.skipped:>7} {t.errored:>7} {rate:>7.0f}"
+        )
+    parts = [f"gammonspec fuzz: {c.engine} against the reference engine, seed {c.seed}", "\n".join(rows)]
+    parts += [failure_text(i, f) for i, f in enumerate(c.failures, 1)]
+    for t in c.tallies:
+        parts += [f"errored ({t.target}): {e}" for e in t.errors]
+    if c.failures and any(f.draft for f in c.failures):
+        folder = next(f.draft for f in c.failures if f.draft).parent
+        parts.append(f"rerun the drafts: gammonspec run --cases {folder} {rerun}".rstrip())
+    total = sum(t.positions for t in c.tallies)
+    parts.append(
+        f"{total} positions, {len(c.failures)} distinct failures"
+        + (f", {sum(t.errored for t in c.tallies)} errored" if any(t.errored for t in c.tallies) else "")
+        + (f"; stopped: {c.stopped}" if c.stopped else "")
+    )
+    return "\n\n".join(parts)
+
+
+def to_json(c: Campaign) -> dict[str, Any]:
+    def failure(f: Failure) -> dict[str, Any]:
+        missing, extra = missing_extra(f)
+        return {
+            "target": f.target,
+            "aspect": f.aspect,
+            "title": f.title,
+            "explained_by": sorted(f.explanation),
+            "features": list(f.features),
+            "states": f.states,
+            "kind": f.kind,
+            "found": f.original.to_wire(),
+            "shrunk": f.state.to_wire(),
+            "missing": missing,
+            "extra": extra,
+            "expected": None if f.aspect == "plays" else f.expected.values[f.aspect],
+            "engine": None if f.aspect == "plays" else f.got.values[f.aspect],
+            "board": board_text(f),
+            "draft": None if f.draft is None else str(f.draft),
+        }
+
+    return {
+        "engine": c.engine,
+        "seed": c.seed,
+        "targets": [
+            {
+                "target": t.target,
+                "positions": t.positions,
+                "mismatches": t.mismatches,
+                "skipped": t.skipped,
+                "errored": t.errored,
+                "seconds": round(t.seconds, 3),
+                "kinds": dict(t.kinds),
+                "errors": t.errors,
+            }
+            for t in c.tallies
+        ],
+        "failures": [failure(f) for f in c.failures],
+        "stopped": c.stopped,
+        "fatal": c.fatal,
+    }

@@ -1,0 +1,470 @@
+"""`gammonspec replay`: check recorded backgammon matches against an engine, move by move.
+
+Each game starts from the starting position with the cube centred; every recorded play must leave a
+position among the engine's legal plays for that roll, every double must be allowed by the engine
+(may-double) and every answer legal (cube-action), and the game's recorded winner and points must be
+what the engine scores (game-result, or the drop). The score at each game's start and its Crawford
+flag are the engine's match-after-game from the games before, each counted as the engine scored
+it (an early ending as recorded), so a wrong score line or wrong points are each reported once.
+A game whose record ends before it is over is an early ending, a resignation: reported, not
+judged. After an illegal play the replay goes on from the recorded position (the transcript's
+own), so each planted error is reported once; after a play that cannot even be made, or an
+illegal double, the rest of that game is not checked. Anything the engine raises stops the
+replay with one line naming the transcript's line (exit 2), as an engine given up does in `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from . import __version__
+from .board import draw
+from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult, describe_exception
+from .notation import NotationError, apply, describe
+from .position_ids import encode_xgid
+from .profiles import Profile
+from .rules import Rules, Ruleset
+from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
+from .transcripts import Action, Game, Transcript, TranscriptError, read
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+NEAREST = 3  # legal plays shown for an illegal one
+NEEDED = ("legal-plays", "game-result", "cube")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An error (the transcript breaks a rule as the engine reads it) or a note (reported, not judged)."""
+
+    level: str  # "error" or "note"
+    path: str
+    line: int | None
+    game: int
+    move: int | None
+    message: str
+    board: str | None = None
+    xgid: str | None = None
+    nearest: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        at = f"game {self.game}" + (f", move {self.move}" if self.move else "")
+        lines = [f"{where}: {at}: {self.message}"]
+        if self.board:
+            lines += ["    " + row for row in self.board.splitlines()]
+        if self.xgid:
+            lines.append(f"    {self.xgid}")
+        if self.nearest:
+            lines.append(f"    nearest legal plays: {', '.join(self.nearest)}")
+        return "\n".join(lines)
+
+
+@dataclass
+class Replayed:
+    path: str
+    format: str
+    ruleset: str
+    games: int = 0
+    plays: int = 0
+    cube_actions: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.level == "error"]
+
+
+class _GameOff(Exception):
+    """The rest of this game cannot be checked (the finding says why)."""
+
+
+@dataclass
+class _Game:
+    """The replay of one game: where it stands and what the engine said."""
+
+    engine: Engine
+    rules: Rules
+    transcript: Transcript
+    game: Game
+    match: Match
+    out: Replayed
+    layout: Layout = field(default_factory=lambda: start_layout("backgammon"))
+    cube: Cube = Cube()
+    turn: Side | None = None  # the side to act next; None before the first roll
+    rolls: int = 0
+    played: set[Side] = field(default_factory=set)
+    offer: State | None = None  # the state a pending double was offered in
+    result: GameResult | None = None  # the end of the game as the engine judges it
+    ended_at: Action | None = None
+    capabilities: tuple[str, ...] = ()
+    action: Action | None = None  # the action being replayed
+
+    def finding(
+        self, level: str, message: str, line: int | None = None, move: int | None = None, **extra: object
+    ) -> None:
+        path, number = str(self.transcript.path), self.game.number
+        self.out.findings.append(Finding(level, path, line or self.game.line, number, move, message, **extra))  # type: ignore[arg-type]
+
+    def error(self, action: Action | None, message: str, **extra: object) -> None:
+        """An error at `action` (None: at the game's start)."""
+        self.finding("error", message, action.line if action else None, action.move if action else None, **extra)
+
+    def ask(self, method: str, *args: object) -> Any:
+        """The engine's answer; whatever it raises becomes one EngineFailure naming the transcript's line."""
+        try:
+            return getattr(self.engine, method)(*args)
+        except Exception as exc:  # noqa: BLE001 - EngineFailure, Skip, StateError or a bug of the engine's
+            a = self.action
+            where = (
+                f"{self.transcript.path}:{a.line}: game {self.game.number}, move {a.move} ({a.describe()})"
+                if a
+                else (f"{self.transcript.path}:{self.game.line}: game {self.game.number}")
+            )
+            raise failure(where, exc) from None
+
+    def state(self, side: Side, dice: tuple[int, ...] = ()) -> State:
+        context = TurnContext(first_turn=side not in self.played, rolls_in_game=self.rolls)
+        return State(self.layout, side, dice, context, self.cube, match=self.match)
+
+    def run(self) -> None:
+        for i, action in enumerate(self.game.actions):
+            if self.result is not None:
+                self.after_end(list(self.game.actions[i:]))
+                return
+            if self.turn is not None and action.side != self.turn:
+                self.error(action, f"{action.describe()}, but it is {self.turn}'s turn")
+                raise _GameOff
+            self.action = action
+            {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
+        self.action = None
+
+    def after_end(self, actions: list[Action]) -> None:
+        """Actions recorded after the game was over: one error naming them all."""
+        assert self.result is not None and self.ended_at is not None
+        listed = ", ".join(f"{a.describe()} (line {a.line})" for a in actions)
+        self.error(
+            actions[0],
+            f"recorded after the game ended with {self.ended_at.describe()} (line {self.ended_at.line}; {self.result.winner}"
+            f" wins {self.result.points}): {listed}",
+        )
+
+    def play(self, action: Action) -> None:
+        if self.offer is not None:
+            self.error(action, f"{action.describe()} while {other(action.side)}'s double is unanswered")
+            raise _GameOff
+        side, dice = action.side, action.dice or ()
+        state = self.state(side, dice)
+        if self.rolls == 0:
+            self.opening(action)
+        try:
+            after = apply(self.layout, side, action.play)
+        except NotationError as exc:
+            self.illegal(action, state, None, f"{action.describe()} cannot be made: {exc}")
+            raise _GameOff from None
+        legal = set(self.ask("legal_plays", state, self.rules))
+        if after not in legal:
+            self.illegal(action, state, after, f"illegal play {action.describe()}", legal)
+        self.out.plays += 1
+        self.layout, self.rolls, self.turn = after, self.rolls + 1, other(side)
+        self.played.add(side)
+        result = self.ask("game_result", replace(state, layout=after, dice=()), self.rules)
+        if result is not None:
+            self.result, self.ended_at = result, action
+
+    def illegal(
+        self, action: Action, state: State, after: Layout | None, message: str, legal: set[Layout] | None = None
+    ) -> None:
+        legal = legal if legal is not None else set(self.ask("legal_plays", state, self.rules))
+        self.error(
+            action,
+            message,
+            board=draw(self.layout, action.side),
+            xgid=encode_xgid(self.layout, action.side, action.dice, self.cube, self.match),
+            nearest=nearest(self.layout, after, action.side, legal),
+        )
+
+    def opening(self, action: Action) -> None:
+        """The first roll: the starter's die is the higher (a tie is rolled again), and it plays both."""
+        if "opening" not in self.capabilities:
+            return
+        high, low = max(action.dice or (0,)), min(action.dice or (0,))
+        dice = {action.side: high, other(action.side): low}
+        opened = self.ask("opening", self.rules, dice, self.game.number, None, self.cube, self.match)
+        if opened.starts != action.side or (opened.dice and sorted(opened.dice) != sorted(action.dice or ())):
+            says = "a tie, rolled again" if opened.starts is None else f"{opened.starts} starts"
+            self.error(action, f"{action.describe()} opens the game, but for that opening roll the engine says {says}")
+
+    def double(self, action: Action) -> None:
+        if self.offer is not None:
+            self.error(action, f"{action.describe()} while a double is unanswered")
+            raise _GameOff
+        state = self.state(action.side)
+        if not self.ask("may_double", state, self.rules):
+            owner = f"owned by {self.cube.owner}" if self.cube.owner else "centred"
+            crawford = ", the Crawford game" if self.match.crawford else ""
+            score = (
+                f", score {self.match.score[0]}-{self.match.score[1]} of {self.match.length}"
+                if self.match.length
+                else ""
+            )
+            self.error(
+                action,
+                f"{action.describe()}, but may not double here (cube {self.cube.value} {owner}{crawford}{score})",
+            )
+            raise _GameOff
+        if action.value is not None and action.value != self.cube.value * 2:
+            self.error(
+                action,
+                f"{action.describe()}, but the cube is at {self.cube.value}: a double makes it {self.cube.value * 2}",
+            )
+        self.offer, self.turn = state, other(action.side)
+
+    def answer(self, action: Action) -> None:
+        offer = self.offer
+        if offer is None or action.side != other(offer.turn):
+            self.error(action, f"{action.describe()} without a double to answer")
+            raise _GameOff
+        self.out.cube_actions += 1
+        outcome = self.ask("cube_action", offer, self.rules, action.kind)
+        if not outcome.legal:
+            self.error(action, f"{action.describe()}: not a legal answer to the double under these rules")
+            raise _GameOff
+        if action.kind == "beaver" and action.value is not None and outcome.cube and action.value != outcome.cube.value:
+            self.error(
+                action, f"{action.describe()}, but a beaver of a {offer.cube.value}-cube makes it {outcome.cube.value}"
+            )
+        self.offer, self.turn = None, offer.turn
+        if outcome.result is not None:
+            self.result, self.ended_at = outcome.result, action
+        elif outcome.cube is not None:
+            self.cube = outcome.cube
+
+    def judge_ending(self) -> None:
+        ending = self.game.ending
+        if ending is None:
+            self.finding("note", "no result is recorded for this game")
+            return
+        won = f"{ending.winner} wins {ending.points}"
+        if self.result is None:
+            if ending.resigned is False:
+                self.finding("error", f"recorded: {won}, not by resignation, but the game is not over", ending.line)
+            else:
+                self.finding("note", f"ended early: {other(ending.winner)} resigns, {won} (not judged)", ending.line)
+            return
+        if (self.result.winner, self.result.points) != (ending.winner, ending.points):
+            self.finding(
+                "error",
+                f"recorded: {won}; the engine scores {self.result.winner} winning {self.result.points}"
+                f" ({self.result.kind}, cube {self.cube.value})",
+                ending.line,
+            )
+        elif ending.resigned:
+            self.finding("note", f"recorded as a resignation, but the game was over ({self.result.kind})", ending.line)
+
+
+def resigned(winner: Side, points: int, cube: Cube) -> GameResult:
+    """A resigned game as the protocol names results: the kind its points amount to at this cube (bg.score.*)."""
+    ratio = points // cube.value if points % cube.value == 0 else 1
+    return GameResult(winner, {2: "gammon", 3: "backgammon"}.get(ratio, "single"), points)
+
+
+def failure(where: str, exc: Exception) -> EngineFailure:
+    """An engine's failure, or anything it raised, as one line saying where in the transcript it happened."""
+    message = str(exc) if isinstance(exc, EngineFailure) else describe_exception(exc)
+    return EngineFailure(f"{where}: {message}", getattr(exc, "stderr", ""))
+
+
+def nearest(before: Layout, after: Layout | None, side: Side, legal: set[Layout]) -> tuple[str, ...]:
+    """The legal plays closest to the recorded result (fewest checkers placed differently), in notation."""
+
+    def distance(layout: Layout) -> int:
+        if after is None:
+            return 0
+        pairs = [(a, b) for s in SIDES for a, b in zip(layout.points(s), after.points(s))]
+        return sum(abs(a - b) for a, b in pairs) + sum(
+            abs(x - y) for x, y in zip((*layout.bar, *layout.off), (*after.bar, *after.off))
+        )
+
+    plays = sorted((distance(layout), describe(before, layout, side)) for layout in legal)
+    return tuple(text for _, text in plays[:NEAREST])
+
+
+def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profile, transcript: Transcript) -> Replayed:
+    out = Replayed(str(transcript.path), transcript.format, target.name)
+    rules = _rules(target, transcript)
+    match = Match(transcript.length)
+    winner: Side | None = None
+    for game in transcript.games:
+        replay = _Game(engine, rules, transcript, game, match, out, capabilities=info.capabilities)
+        if winner is not None:
+            replay.error(None, f"recorded after {winner} won the match")
+            break
+        out.games += 1
+        if game.score is not None and game.score != match.score:
+            replay.error(
+                None, f"the game starts at {_score(game.score)}; the games before make it {_score(match.score)}"
+            )
+        if game.crawford is not None and game.crawford != match.crawford:
+            says = "is" if match.crawford else "is not"
+            recorded = "recorded as" if game.crawford else "not recorded as"
+            replay.error(None, f"{recorded} the Crawford game, but at {_score(match.score)} it {says}")
+        try:
+            replay.run()
+        except _GameOff:
+            replay.finding("note", "the rest of this game is not checked")
+            replay.result = None
+            if game.ending is None:
+                break
+        else:
+            replay.judge_ending()
+        if game.ending is None:
+            break
+        result = replay.result or resigned(game.ending.winner, game.ending.points, replay.cube)
+        after = replay.ask("match_after_game", State(replay.layout, game.ending.winner, match=match), rules, result)
+        match, winner = Match(match.length, after.score, after.crawford), after.winner
+    return out
+
+
+def _score(score: tuple[int, int]) -> str:
+    return f"{score[0]}-{score[1]}"
+
+
+def _rules(target: Ruleset | Profile, transcript: Transcript) -> Rules:
+    """The target's rules with the options the transcript records; a recorded option the target fixes otherwise,
+    or a match without the Crawford rule, is bad input."""
+    for option, value in transcript.options.items():
+        allowed = target.options.get(option, {}).get("allowed", [])
+        if value not in allowed:
+            raise TranscriptError(
+                transcript.path,
+                None,
+                f"played with {option} {'on' if value else 'off'}, which {target.name} does not allow",
+            )
+    if transcript.crawford_rule is False and transcript.length > 1:
+        raise TranscriptError(
+            transcript.path, None, f"played without the Crawford rule, which {target.name} has (bg.match.crawford)"
+        )
+    return target.rules(transcript.options)
+
+
+def say(message: object) -> None:
+    print(f"gammonspec: {message}", file=sys.stderr)
+
+
+def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:
+    """`gammonspec replay FILE...` under each backgammon ruleset or profile selected: the exit status
+    (0 all good, 1 errors found, 2 bad input or usage)."""
+    from .launch import start
+
+    chosen = [t for t in targets.values() if t.game == "backgammon"]
+    if not chosen:
+        say(
+            f"no backgammon ruleset or profile selected ({', '.join(targets)}): transcripts are backgammon matches;"
+            " Narde and Crazy Narde have no transcript format to replay"
+        )
+        return EXIT_USAGE
+    transcripts, problems = [], 0
+    for path in args.files:
+        try:
+            transcripts.append(read(path))
+        except TranscriptError as exc:
+            say(exc)
+            problems += 1
+    if not transcripts:
+        return EXIT_USAGE  # each file's error is said above
+    began = time.perf_counter()
+    try:
+        engine = start(args)
+    except EngineLoadError as exc:
+        say(exc)
+        return EXIT_USAGE
+    results: list[Replayed] = []
+    try:
+        info = engine.info()
+        missing = [c for c in NEEDED if c not in info.capabilities]
+        if missing:
+            say(f"engine {info.name} does not answer {', '.join(missing)}, which replay needs")
+            return EXIT_USAGE
+        undeclared = [t.name for t in chosen if not info.declares(t)]
+        if undeclared:
+            say(
+                f"engine {info.name} does not declare {', '.join(undeclared)} (it declares {', '.join(info.rulesets) or 'none'})"
+            )
+            return EXIT_USAGE
+        for target in chosen:
+            for transcript in transcripts:
+                try:
+                    results.append(replay_transcript(engine, info, target, transcript))
+                except TranscriptError as exc:
+                    say(exc)
+                    problems += 1
+    except EngineLoadError as exc:
+        say(exc)
+        return EXIT_USAGE
+    except EngineFailure as exc:
+        say(f"engine {info.name} failed, replay stopped at {exc}")
+        return EXIT_USAGE
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    seconds = time.perf_counter() - began
+    print(text(results, info, seconds, args.quiet))
+    if args.json:
+        args.json.write_text(json.dumps(to_json(results, info, seconds), indent=2) + "\n")
+    if problems:
+        return EXIT_USAGE
+    return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def text(results: list[Replayed], info: EngineInfo, seconds: float, quiet: bool) -> str:
+    lines = []
+    for r in results:
+        lines += [f.text() for f in (r.errors if quiet else r.findings)]
+        lines.append(
+            f"{r.path} as {r.ruleset}: {_count(r.games, 'game')}, {_count(r.plays, 'play')},"
+            f" {_count(r.cube_actions, 'cube answer')} replayed: {_count(len(r.errors), 'error')}"
+        )
+    games, plays, answers, errors = (
+        sum(n) for n in zip(*((r.games, r.plays, r.cube_actions, len(r.errors)) for r in results))
+    )
+    lines.append(
+        f"{info.name} {info.version}: {_count(len(results), 'transcript')} replayed, {_count(games, 'game')},"
+        f" {_count(plays, 'play')}, {_count(answers, 'cube answer')} in {seconds:.1f} s: {_count(errors, 'error')}"
+    )
+    return "\n".join(lines)
+
+
+def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[str, object]:
+    return {
+        "suite": __version__,
+        "engine": {"name": info.name, "version": info.version},
+        "seconds": round(seconds, 3),
+        "transcripts": [
+            {
+                "path": r.path,
+                "format": r.format,
+                "ruleset": r.ruleset,
+                "games": r.games,
+                "plays": r.plays,
+                "cube_actions": r.cube_actions,
+                "errors": [asdict(f) for f in r.findings if f.level == "error"],
+                "notes": [asdict(f) for f in r.findings if f.level == "note"],
+            }
+            for r in results
+        ],
+        "summary": {
+            "transcripts": len(results),
+            "games": sum(r.games for r in results),
+            "plays": sum(r.plays for r in results),
+            "errors": sum(len(r.errors) for r in results),
+        },
+    }

@@ -1,0 +1,298 @@
+"""`gammonspec replay`: GNU Backgammon's own matches replay clean, each planted error is reported once,
+bad input is one located line and exit 2 (tests/fixtures/transcripts/README.md says how each file was made)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from gammonspec.conformance import cli
+from gammonspec.conformance.notation import apply
+from gammonspec.conformance.state import start_layout
+from gammonspec.conformance.transcripts import read
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+MADE = sorted(FIXTURES.glob("gnubg-*.*"))
+GAMES = {
+    "gnubg-1pt": 1,
+    "gnubg-5pt": 3,
+    "gnubg-5pt-plain": 3,
+    "gnubg-5pt-gammon": 1,
+    "gnubg-5pt-long": 6,
+    "gnubg-money": 1,
+}
+
+
+def replay(capsys, tmp_path, *argv: str) -> tuple[int, dict, str]:
+    """The exit status, the JSON report and stderr; stdout is left in capsys."""
+    out = tmp_path / "replay.json"
+    status = cli.main(["replay", "--json", str(out), *argv])
+    captured = capsys.readouterr()
+    print(captured.out, end="")
+    return status, json.loads(out.read_text()) if out.exists() else {}, captured.err
+
+
+def test_gnubg_matches_replay_clean(capsys, tmp_path):
+    status, report, err = replay(capsys, tmp_path, *map(str, MADE))
+    assert status == 0, err
+    assert err == ""
+    for entry in report["transcripts"]:
+        name = Path(entry["path"]).stem
+        assert entry["errors"] == [], entry["errors"][:1]
+        assert entry["games"] == GAMES[name]
+        assert entry["plays"] > 20 * entry["games"]
+        if entry["format"] == "sgf":  # the early endings are exactly the games the SGF records as resigned (R)
+            resigned = re.findall(r"RE\[[WB]\+\d+(R?)\]", Path(entry["path"]).read_text())
+            early = [n for n in entry["notes"] if "ended early" in n["message"]]
+            assert len(early) == resigned.count("R") and len(resigned) == entry["games"]
+    assert report["summary"]["games"] == sum(GAMES[p.stem] for p in MADE)
+    early = {e["path"]: [n["line"] for n in e["notes"] if "ended early" in n["message"]] for e in report["transcripts"]}
+    for sgf in (p for p in MADE if p.suffix == ".sgf" and p.with_suffix(".mat").exists()):  # the same games end early
+        assert len(early[str(sgf)]) == len(early[str(sgf.with_suffix(".mat"))])
+
+
+@pytest.mark.parametrize("stem", ["gnubg-1pt", "gnubg-5pt-gammon", "gnubg-money"])
+def test_the_mat_and_the_sgf_of_a_match_record_the_same_game(stem):
+    """The two readers agree action by action: kind, side, dice and the position each play leaves."""
+    mat, sgf = read(FIXTURES / f"{stem}.mat"), read(FIXTURES / f"{stem}.sgf")
+    assert (mat.length, mat.players, len(mat.games)) == (sgf.length, sgf.players, len(sgf.games))
+    for a, b in zip(mat.games, sgf.games):
+        assert (a.score, a.ending.winner, a.ending.points) == (b.score, b.ending.winner, b.ending.points)
+        assert [(x.kind, x.side, x.dice) for x in a.actions] == [(x.kind, x.side, x.dice) for x in b.actions]
+        layout_a = layout_b = start_layout("backgammon")
+        for x, y in zip(a.actions, b.actions):
+            if x.kind == "play":
+                layout_a, layout_b = apply(layout_a, x.side, x.play), apply(layout_b, y.side, y.play)
+                assert layout_a == layout_b, (x, y)
+
+
+PLANTED = {
+    "illegal-play.mat": [(9, "illegal play white 54: 8/3 6/3")],
+    "wrong-score.mat": [(32, "the game starts at 1-0; the games before make it 2-0")],
+    "wrong-points.mat": [(36, "recorded: white wins 4; the engine scores white winning 8 (gammon, cube 4)")],
+    "take-after-end.mat": [
+        (
+            35,
+            "recorded after the game ended with white 55: 2/off 2/off (line 35; white wins 8):"
+            " black doubles to 8 (line 35), white takes (line 36)",
+        )
+    ],
+    "crawford-double.mat": [
+        (
+            56,
+            "black doubles to 2, but may not double here (cube 1 centred, the Crawford game, score 4-0 of 5)",
+        )
+    ],
+    "crawford-double.sgf": [
+        (76, "not recorded as the Crawford game, but at 4-0 it is"),
+        (80, "black doubles, but may not double here (cube 1 centred, the Crawford game"),
+    ],
+    "beaver.mat": [(17, "white beavers to 4: not a legal answer to the double")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_each_planted_error_is_reported_once(capsys, tmp_path, name):
+    path = FIXTURES / "planted" / name
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 1
+    errors = report["transcripts"][0]["errors"]
+    assert [(e["line"], e["message"][: len(m)]) for e, (_, m) in zip(errors, PLANTED[name])] == PLANTED[name]
+    assert len(errors) == len(PLANTED[name])
+
+
+def test_an_illegal_play_shows_the_board_the_xgid_and_the_nearest_legal_plays(capsys, tmp_path):
+    status, report, _ = replay(capsys, tmp_path, str(FIXTURES / "planted" / "illegal-play.mat"))
+    (error,) = report["transcripts"][0]["errors"]
+    assert error["xgid"] == "XGID=-aa---E-D---dD---b-eb-A-A-:0:0:1:54:0:0:0:1:10"
+    assert "W = white on roll" in error["board"]
+    # 5-4 from there: the 8/3 of the record with a 4 (13/9, 22/18 or 6/2*) is one checker away from it
+    assert error["nearest"] == ["13/9 8/3", "22/18 8/3", "8/3 6/2*"]
+    out = capsys.readouterr().out
+    assert "nearest legal plays: 13/9 8/3, 22/18 8/3, 8/3 6/2*" in out and "XGID=" in out
+
+
+def test_a_beaver_is_legal_with_the_option_on(capsys, tmp_path):
+    status, report, _ = replay(capsys, tmp_path, "--switch", "beavers=true", str(FIXTURES / "planted" / "beaver.mat"))
+    assert status == 0 and report["summary"]["errors"] == 0
+
+
+def test_an_engine_that_scores_wrongly_is_caught(capsys, tmp_path):
+    status, report, _ = replay(
+        capsys, tmp_path, "--engine", "fake_engines:WrongResult", str(FIXTURES / "gnubg-5pt-gammon.mat")
+    )
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert error["message"] == "recorded: white wins 8; the engine scores white winning 1 (single, cube 4)"
+
+
+def test_an_engine_over_the_protocol(capsys, tmp_path):
+    status, report, err = replay(capsys, tmp_path, "--engine-cmd", "gammonspec serve", str(FIXTURES / "gnubg-1pt.mat"))
+    assert status == 0, err
+    assert report["summary"] == {"transcripts": 1, "games": 1, "plays": 53, "errors": 0}
+
+
+BAD = {
+    "no-length.mat": ("\n Game 1\n a : 0   b : 0\n", ":2: expected the match length ('3 point match'), found 'Game 1'"),
+    "bad-token.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5    64 24/18\n",
+        ":5: cannot read '64' at column 21",
+    ),
+    "bad-column.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5\n  2) 64: 24/18 13/9\n",
+        ":6: '64: 24/18 13/9' is in the left column, but it is black's turn",
+    ),
+    "bad-move.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/8\n",
+        ":5: cannot read the play '8/5 6/8'",
+    ),
+    "unclosed.sgf": ("(;FF[4]GM[6]\n;W[31hefe]\n", ":1: the game tree opened here is not closed"),
+    "variation.sgf": ("(;FF[4]GM[6]\n(;W[31hefe]))\n", ":2: a variation"),
+    "go.sgf": ("(;FF[4]GM[1]SZ[19];B[dd])\n", ":1: not a backgammon game (GM[6])"),
+    "bad-move.sgf": ("(;FF[4]GM[6]\n;W[71hefe])\n", ":2: W[71hefe]: expected two dice and letter pairs"),
+    "edited.sgf": ("(;FF[4]GM[6]\n;AE[a:y]AW[a])\n", ":2: an edited position"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_is_one_located_line_and_exit_2(capsys, tmp_path, name):
+    text, message = BAD[name]
+    path = tmp_path / name
+    path.write_text(text)
+    status = cli.main(["replay", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.splitlines()) == 1 and err.startswith(f"gammonspec: {path}{message}"), err
+
+
+def test_good_transcripts_still_replay_beside_a_bad_one(capsys, tmp_path):
+    bad = tmp_path / "empty.mat"
+    bad.write_text("")
+    status = cli.main(["replay", str(bad), str(FIXTURES / "gnubg-1pt.mat")])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err == f"gammonspec: {bad}: no match length ('3 point match'): not a .mat transcript\n"
+    assert "1 game, 53 plays" in captured.out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--ruleset", "narde-guide"], "no backgammon ruleset or profile selected (narde-guide): transcripts are"),
+        (["--ruleset", "nope"], "unknown ruleset nope"),
+        (["--engine", "fake_engines:PlaysOnly"], "does not answer game-result, cube, which replay needs"),
+        (["--switch", "jacoby=maybe"], "jacoby"),
+    ],
+)
+def test_usage_errors_exit_2(capsys, argv, message):
+    status = cli.main(["replay", *argv, str(FIXTURES / "gnubg-1pt.mat")])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and len(err.splitlines()) == 1
+
+
+def test_a_missing_file_is_bad_input(capsys, tmp_path):
+    status = cli.main(["replay", str(tmp_path / "nowhere.mat")])
+    assert status == 2
+    assert capsys.readouterr().err.startswith(f"gammonspec: {tmp_path / 'nowhere.mat'}: cannot read:")
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+MAT_HEAD = " 1 point match\n\n Game 1\n a : 0                          b : 0\n"
+
+
+def test_an_opening_double_is_a_tie_rolled_again(capsys, tmp_path):
+    path = write(tmp_path, "double.mat", MAT_HEAD + "  1) 33: 8/5(2) 6/3(2)\n")
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert error["message"] == (
+        "white 33: 8/5(2) 6/3(2) opens the game, but for that opening roll the engine says a tie, rolled again"
+    )
+
+
+def test_a_move_out_of_turn_stops_the_game(capsys, tmp_path):
+    path = write(tmp_path, "turn.sgf", "(;FF[4]GM[6]MI[length:1]\n;W[31hefe]\n;W[21mkxw])\n")
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert (error["line"], error["message"]) == (3, "white 21: 13/11 24/23, but it is black's turn")
+    notes = [n["message"] for n in report["transcripts"][0]["notes"]]
+    assert notes == ["the rest of this game is not checked"]
+
+
+def test_a_beaver_as_gnubg_records_it():
+    """A double answering a double is a beaver; the doubler's take after it only confirms it."""
+    path = FIXTURES / "gnubg-money.sgf"
+    text = path.read_text().replace(";W[take]", ";W[double]\n;B[take]", 1)
+    assert text.count(";W[double]") == 1
+    (game,) = read_text_as(path, text).games
+    assert [a.kind for a in game.actions if a.kind != "play"] == ["double", "beaver"]
+
+
+def read_text_as(path: Path, text: str):
+    from gammonspec.conformance.sgf import read_sgf
+
+    return read_sgf(path, text)
+
+
+def test_jellyfish_spellings_and_header_options(tmp_path):
+    """`bar` and `off` as Jellyfish writes them, `and the match`, and the options a header records."""
+    text = (
+        '; [Jacoby "On"]\n; [Beaver "Off"]\n; [Crawford "On"]\n\n 0 point match\n\n Game 1\n a : 0      b : 0\n'
+        "  1) 31: 8/5 6/5                 64: 24/18 13/9\n  2) 52: 13/8* 6/4               44: bar/21 6/2(2) 21/17\n"
+        "  3)  Doubles => 2                Takes\n  4) 66: 24/18 24/18 6/off 6/off\n      Wins 1 point and the match\n"
+    )
+    transcript = read(write(tmp_path, "jf.mat", text))
+    assert transcript.options == {"jacoby": True, "beavers": False} and transcript.crawford_rule is True
+    (game,) = transcript.games
+    assert [a.play for a in game.actions if a.kind == "play"][-3:] == [
+        "13/8* 6/4",
+        "bar/21 6/2(2) 21/17",
+        "24/18 24/18 6/off 6/off",
+    ]
+    assert [(a.kind, a.side) for a in game.actions[4:6]] == [("double", "white"), ("take", "black")]
+    assert (game.ending.winner, game.ending.points) == ("white", 1)
+
+
+def test_an_engine_that_fails_stops_the_replay_with_one_located_line(capsys):
+    status = cli.main(["replay", "--engine", "fake_engines:Raises", str(FIXTURES / "gnubg-5pt.mat")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(
+        f"gammonspec: engine gammonspec-reference failed, replay stopped at {FIXTURES / 'gnubg-5pt.mat'}:25: game 1,"
+        " move 19 (white 44: 6/2 5/1 4/off 4/off): RuntimeError: kaboom on 4-4"
+    )
+    assert len(err.splitlines()) == 1
+
+
+def test_a_game_after_the_match_is_won(capsys, tmp_path):
+    text = (FIXTURES / "gnubg-1pt.mat").read_text()
+    second = text[text.index(" Game 1") :].replace(" Game 1", " Game 2").replace("bob : 0", "bob : 1")
+    status, report, _ = replay(capsys, tmp_path, str(write(tmp_path, "two.mat", text + second)))
+    assert status == 1
+    (error,) = report["transcripts"][0]["errors"]
+    assert (error["game"], error["message"]) == (2, "recorded after black won the match")
+
+
+def test_dice_rolled_before_a_resignation_are_no_play(tmp_path):
+    """GNU Backgammon writes a roll and then the resignation; a roll without a move whose roller then loses is that,
+    while a dance followed by the other side's resignation stays a play."""
+    rolled = MAT_HEAD + "  1) 31: 8/5 6/5                 64:\n      Wins 1 point\n"
+    danced = MAT_HEAD + "  1) 31: 8/5 6/5                 64:\n                                  Wins 1 point\n"
+    (game,) = read(write(tmp_path, "rolled.mat", rolled)).games
+    assert [a.side for a in game.actions] == ["white"]
+    (game,) = read(write(tmp_path, "danced.mat", danced)).games
+    assert [(a.side, a.play) for a in game.actions] == [("white", "8/5 6/5"), ("black", "")]
+
+
+def test_a_single_games_export_names_the_players_without_a_score(tmp_path):
+    text = " 0 point match\n\n Game 1\n alice                          bob\n  1) 31: 8/5 6/5\n"
+    transcript = read(write(tmp_path, "game.mat", text))
+    assert transcript.players == ("alice", "bob") and transcript.games[0].score is None
