@@ -28,10 +28,6 @@ EVERY_POINT = ((1 << 25) - 1) & ~1  # points 1-24
 POINT_SLOTS = sum(SLOT[p] for p in range(1, 25))  # a flag at each point's slot
 
 
-def count(packed: int, slot: int) -> int:
-    return packed >> 8 * slot & 255
-
-
 _BINARY = bytes([ord("0")] + [ord("1")] * 255)  # a count -> its occupancy as a binary digit
 
 
