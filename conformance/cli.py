@@ -15,6 +15,7 @@ from . import PROTOCOL_VERSION, __version__, jobs, perft_command, profiles
 from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
+from .reports import say
 from .rules import Ruleset, rulesets
 from .state import GAMES
 from .yamlio import DataError, read_text
@@ -213,10 +214,6 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _say(message: object) -> None:
-    print(f"gammonspec: {message}", file=sys.stderr)
-
-
 def _loaded(args: argparse.Namespace) -> Loaded:
     return load(args.cases) if args.cases else shipped()
 
@@ -294,7 +291,7 @@ def _under_targets(args: argparse.Namespace, command: Callable[[argparse.Namespa
     try:
         targets = _selected_targets(args)
     except ValueError as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     return command(args, targets)
 
@@ -311,24 +308,24 @@ def cmd_export(args: argparse.Namespace) -> int:
     _writable("--json", args.json)
     loaded = _loaded(args)
     for problem in loaded.errors:
-        _say(problem)
+        say(problem)
     try:
         targets = _targets(args.profile, args.switch)
     except ValueError as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     unknown = set(args.ruleset) - set(rulesets())
     unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unknown or unmatched:
-        _say(unmatched or f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        say(unmatched or f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
         return EXIT_USAGE
     pairs = plan(
         loaded.cases, targets, Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     )
     if not pairs:
-        _say("no case matches the filters")
+        say("no case matches the filters")
         return EXIT_USAGE
     data = export.document(pairs)
     export.check(data)
@@ -365,7 +362,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
-        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
         return EXIT_USAGE
     _writable("--json", args.json)
     _writable("--junit", args.junit)
@@ -377,25 +374,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         expect_fail = set()
     for problem in problems:
-        _say(problem)
+        say(problem)
     if not loaded.cases:
-        _say("no case loaded: nothing to run")
+        say("no case loaded: nothing to run")
         return EXIT_USAGE
     unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unmatched:
-        _say(unmatched)
+        say(unmatched)
         return EXIT_USAGE
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     try:
         targets = _targets(args.profile, args.switch)
     except ValueError as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     pairs = plan(loaded.cases, targets, filters)
     if not pairs:
-        _say("no case matches the filters")
+        say("no case matches the filters")
         return EXIT_USAGE
     bar = (
         (lambda it: it)
@@ -404,7 +401,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     status = run_engine(args, pairs, expect_fail, bar, own_profiles=not (args.profile or args.switch))
     if problems:
-        _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
+        say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
     return status
 
@@ -419,7 +416,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     try:
         targets = _selected_targets(args)
     except ValueError as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     return command(args, targets)
 
@@ -436,7 +433,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         info = engine.info()
         if args.profile or args.ruleset:
             if args.ruleset and args.ruleset not in rulesets():
-                _say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
+                say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
                 return EXIT_USAGE
             declared = [profiles.load(args.profile) if args.profile else rulesets()[args.ruleset]]
         else:
@@ -445,15 +442,15 @@ def cmd_identify(args: argparse.Namespace) -> int:
         games = args.game or sorted({t.game for t in declared})
         targets = [identify.asked_as(declared, game) for game in games]
         if not targets or not all(targets):
-            _say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
+            say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
             return EXIT_USAGE
         cases = _loaded(args).cases
         results = [identify.identify(engine, cases, profiles.override(t, changes)) for t in targets]
     except (ValueError, EngineLoadError) as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     except EngineFailure as exc:
-        _say(f"the engine failed its handshake: {exc}")
+        say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
     finally:
         if hasattr(engine, "close"):
@@ -468,7 +465,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from . import engine_report
 
     if not args.out.is_dir():
-        _say(f"--out {args.out}: no such folder")
+        say(f"--out {args.out}: no such folder")
         return EXIT_USAGE
     engines = [(name, load_engine(name)) for name in args.engines]  # every name checked before any run
     worst = EXIT_OK
@@ -502,9 +499,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     loaded, specs = load(args.cases, drafts=False) if args.cases else shipped(), clauses()
     problems = [*loaded.errors, *unknown_rules(loaded.cases)]
     for problem in problems:
-        _say(problem)
+        say(problem)
     if problems:
-        _say(f"{len(problems)} problem(s); {len(loaded.cases)} cases valid")
+        say(f"{len(problems)} problem(s); {len(loaded.cases)} cases valid")
         return EXIT_USAGE
     print(f"{len(loaded.cases)} cases, {len(rulesets())} rulesets, {len(specs)} rule clauses: all valid")
     return EXIT_OK

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .state import CHECKERS, SIDES, Side, State, mirror, other, start_layout
+from .games import GAME_DATA
+from .state import SIDES, Side, State, mirror, other
 
 # Geometry, in SVG user units.
 W = 24  # a point's width
@@ -73,8 +74,8 @@ def is_top(point: int) -> bool:
 
 def heads(game: str) -> dict[Side, int]:
     """Each side's head (its own point holding all fifteen checkers at the start), where the game has one."""
-    start = start_layout(game)
-    return {side: start.points(side).index(CHECKERS) + 1 for side in SIDES if CHECKERS in start.points(side)}
+    head = GAME_DATA[game].head
+    return {} if head is None else dict.fromkeys(SIDES, head)
 
 
 def white_point(game: str, side: Side, point: int) -> int:

@@ -18,6 +18,7 @@ from . import jobs, reports
 from .cases import Case
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
+from .reports import say
 from .rules import Ruleset, rulesets
 from .runner import Filters, Outcome, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
@@ -25,10 +26,6 @@ from .subprocess_engine import SubprocessEngine
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 ERRORS_SHOWN = 20  # errored cases listed on stderr, one line each
 Pairs = list[tuple[Case, Ruleset]]
-
-
-def say(message: str) -> None:
-    print(f"gammonspec: {reports.printable(message)}", file=sys.stderr)
 
 
 def start(args: argparse.Namespace) -> Engine:

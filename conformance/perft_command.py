@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 from . import PROTOCOL_VERSION, __version__, jobs
 from .board import draw
 from .engine import Engine, EngineFailure, EngineLoadError
+from .games import GAME_DATA
 from .perft import (
     Count,
     Difference,
@@ -34,7 +34,7 @@ from .perft import (
 )
 from .position_ids import decode_xgid, encode_xgid
 from .profiles import Profile
-from .reports import printable, write_atomically
+from .reports import say, write_atomically
 from .rules import Rules, Ruleset
 from .state import State, StateError
 from .yamlio import DataError, read_text
@@ -186,10 +186,6 @@ def count_units(
 # --- the command ----------------------------------------------------------------------------------
 
 
-def _say(message: str) -> None:
-    print(f"gammonspec: {printable(message)}", file=sys.stderr)
-
-
 def describe_difference(target: str, diff: Difference) -> str:
     node = diff.node
     lines = [f"{target}: the engine's plays differ from the reference's"]
@@ -197,7 +193,7 @@ def describe_difference(target: str, diff: Difference) -> str:
         lines.append("after " + ", ".join(f"{roll_text(r)}: {p}" for r, p in diff.path))
     lines.append(f"{node.turn} to play {roll_text(diff.roll)}:")
     lines.append(draw(node.layout, node.turn))
-    if node.layout.game == "backgammon":
+    if GAME_DATA[node.layout.game].position_ids:
         lines.append(f"XGID: {encode_xgid(node.layout, node.turn, diff.roll)}")
     lines.append(f"state: {json.dumps(node.state(diff.roll).to_wire(), separators=(',', ':'))}")
     if diff.missing:
@@ -283,7 +279,7 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
     if root is not None:
         targets = {k: t for k, t in targets.items() if t.game == root.layout.game}
         if not targets:
-            _say(f"no ruleset or profile selected is of the position's game, {root.layout.game}")
+            say(f"no ruleset or profile selected is of the position's game, {root.layout.game}")
             return EXIT_USAGE
     if args.json:
         from .cli import _writable
@@ -293,23 +289,23 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
         engine = engine_of(engine_args_of(args))
         info = engine.info()
     except EngineLoadError as exc:
-        _say(str(exc))
+        say(str(exc))
         return EXIT_USAGE
     except EngineFailure as exc:
-        _say(f"the engine failed its handshake: {exc}")
+        say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
     args.tables = []
     worst = EXIT_OK
     try:
         declared = [t for t in targets.values() if info.declares(t)]
         if not declared:
-            _say(f"engine {info.name} declares none of the rulesets selected: {', '.join(targets)}")
+            say(f"engine {info.name} declares none of the rulesets selected: {', '.join(targets)}")
             return EXIT_USAGE
         for target in declared:
             try:
                 worst = max(worst, run_target(args, target, engine, root))
             except EngineFailure as exc:
-                _say(f"{target.name}: engine {info.name}: {exc}")
+                say(f"{target.name}: engine {info.name}: {exc}")
                 worst = EXIT_USAGE
     finally:
         if hasattr(engine, "close"):

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shlex
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -24,6 +25,11 @@ from .state import StateError
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def say(message: object) -> None:
+    """One line for the user on stderr, made printable."""
+    print(f"gammonspec: {printable(str(message))}", file=sys.stderr)
 
 
 def printable(text: str) -> str:

@@ -21,7 +21,7 @@ import yaml
 from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.contested import contests, game_rulesets, why_none
-from gammonspec.conformance.coverage import cases_by_rule, clauses
+from gammonspec.conformance.coverage import HEADING, cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, switch_clause
@@ -31,7 +31,6 @@ from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
-_HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
@@ -629,7 +628,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         if fenced:
             out.append(line)
             continue
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if line.startswith("#"):
             flush()
             current = heading["id"] if heading else None

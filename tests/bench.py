@@ -28,6 +28,7 @@ import importlib.util
 import io
 import json
 import pstats
+import resource
 import shutil
 import subprocess
 import sys
@@ -106,9 +107,37 @@ def bench_serve(repeat: int) -> None:
     finally:
         process.close()
     print(f"0. The suite's {len(pairs)} case x ruleset pairs, in process and through the protocol; best of {repeat}")
+    print("   the run alone (loading and start-up excluded):")
     base = best["in process (gammonspec run)"]
     for name, secs in best.items():
-        print(f"   {name:30s} {secs:7.3f} s   {secs / base:5.2f}x the in-process run")
+        print(f"     {name:30s} {secs:7.3f} s   {secs / base:5.2f}x the in-process run")
+    commands = {
+        "gammonspec run": [sys.executable, "-m", "gammonspec.conformance.cli", "run", "-q"],
+        'gammonspec run --engine-cmd "gammonspec serve"': [
+            *(sys.executable, "-m", "gammonspec.conformance.cli", "run", "-q"),
+            *("--engine-cmd", f"{sys.executable} -m gammonspec.conformance.cli serve"),
+        ],
+    }
+    whole = dict.fromkeys(commands, float("inf"))
+    cpu = dict.fromkeys(commands, float("inf"))
+    for _ in range(repeat):
+        for name, command in commands.items():
+            used, began = _children_cpu(), time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            whole[name] = min(whole[name], time.perf_counter() - began)
+            cpu[name] = min(cpu[name], _children_cpu() - used)
+    print("   the whole command, as a user runs it (wall time; CPU time of every process it started):")
+    for name in commands:
+        print(
+            f"     {name:46s} {whole[name]:7.3f} s  {whole[name] / whole['gammonspec run']:5.2f}x;"
+            f"  CPU {cpu[name]:7.3f} s  {cpu[name] / cpu['gammonspec run']:5.2f}x"
+        )
+
+
+def _children_cpu() -> float:
+    """User and system time of the finished child processes and all they waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed(call: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> float:

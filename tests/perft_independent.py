@@ -2,7 +2,7 @@
 
 A plain recursion over whole turns (spec/perft.md) whose move generators share no code with the
 reference engine: GNU Backgammon's (gnubg-nn, the `crosscheck` extra) for backgammon, the
-independent enumerators of tests/independent_narde.py (Narde) and tests/independent_crazy.py (Crazy
+independent enumerator of tests/independent_crazy.py (Narde and Crazy
 Narde: whole turns, chains and passed numbers included) for the other games.  No memoisation across
 the tree: each branch is walked as it comes (with a cache of the turn results only).
 
@@ -23,7 +23,6 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent))
 
 import independent_crazy  # noqa: E402
-import independent_narde  # noqa: E402
 from gammonspec.conformance.rules import Rules, rulesets  # noqa: E402
 from gammonspec.conformance.state import Layout, Side, TurnContext, other, start_layout  # noqa: E402
 
@@ -46,7 +45,7 @@ def gnubg_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnC
 
 
 def narde_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnContext, rules: Rules) -> set[Layout]:
-    return {from_key(layout.game, k) for k in independent_narde.legal_results(layout, side, dice, context, rules)}
+    return {from_key(layout.game, k) for k in independent_crazy.legal_results(layout, side, dice, context, rules)}
 
 
 def crazy_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnContext, rules: Rules) -> set[Layout]:
