@@ -413,12 +413,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     existing = next(p for p in (args.out, *args.out.parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK):
         raise DataError(args.out, None, f"--out: {existing} is not a folder that can be written")
-    try:
-        targets = _selected_targets(args)
-    except ValueError as exc:
-        say(exc)
-        return EXIT_USAGE
-    return command(args, targets)
+    return _under_targets(args, command)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
