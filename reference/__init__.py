@@ -19,8 +19,7 @@ class ReferenceEngine:
     def info(self) -> EngineInfo:
         return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()), reads_switches=True)
 
-    def __init__(self) -> None:
-        self._last: tuple[State, Rules, SegmentPlays] | None = None
+    _last: tuple[State, Rules, SegmentPlays] | None = None  # the last search (set on the instance)
 
     def segment_plays(self, state: State, rules: Rules) -> SegmentPlays:
         """The move search of one segment, kept for the next query: legal-plays and next-segment of the same
