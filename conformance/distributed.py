@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import jobs
+from .engine import EngineLoadError
 from .perft import Count, Node
 from .rules import Rules
 
@@ -25,8 +26,8 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SystemExit(
-            "gammonspec: --dask needs Dask's distributed scheduler: pip install 'gammonspec[distributed]'"
+        raise EngineLoadError(
+            "--dask needs Dask's distributed scheduler: pip install 'gammonspec[distributed]'"
         ) from None
     return distributed
 
@@ -37,7 +38,11 @@ def client(address: str, workers: int) -> Iterator[Any]:
     worker threads in this process, which starts in a moment: the tests')."""
     distributed = _distributed()
     if address not in ("local", "local-threads"):
-        with distributed.Client(address) as c:
+        try:
+            connected = distributed.Client(address, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise EngineLoadError(f"--dask {address}: no Dask scheduler answers there ({exc})") from None
+        with connected as c:
             yield c
         return
     with (
@@ -53,6 +58,7 @@ def client(address: str, workers: int) -> Iterator[Any]:
         yield c
 
 
+CONNECT_SECONDS = 10
 _ENGINES: dict[str, Any] = {}
 
 

@@ -66,7 +66,8 @@ def add_dask_argument(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--dask",
         metavar="ADDRESS",
-        help="run on the Dask cluster at ADDRESS, or 'local' for a LocalCluster of --jobs workers (extra: distributed)",
+        help="run on the Dask scheduler at ADDRESS, or 'local' for a LocalCluster of --jobs worker processes"
+        " ('local-threads': worker threads) (extra: distributed)",
     )
 
 

@@ -154,11 +154,15 @@ class Perft:
             self.ended[node] = game_over(self.engine, node, self.rules)
         return self.ended[node]
 
-    def results(self, node: Node, roll: Roll) -> set[Layout]:
+    def results(self, node: Node, roll: Roll, keep: bool = True) -> set[Layout]:
+        """The turn's results, kept for the next question about them (not the last ply's: memory)."""
         key = (node, roll)
-        if key not in self.turns:
-            self.turns[key] = turn_results(self.engine, node, roll, self.rules)
-        return self.turns[key]
+        if key in self.turns:
+            return self.turns[key]
+        found = turn_results(self.engine, node, roll, self.rules)
+        if keep:
+            self.turns[key] = found
+        return found
 
     def count(self, node: Node, depth: int) -> Count:
         if depth == 0:
@@ -174,6 +178,9 @@ class Perft:
 
     def roll_count(self, node: Node, roll: Roll, depth: int) -> Count:
         """The perft of `depth` plies whose first roll is `roll` (weighted within the subtree only)."""
+        if depth == 1:
+            n = len(self.results(node, roll, keep=False))
+            return Count(n, n)
         total = ZERO
         for layout in self.results(node, roll):
             total += self.count(node.after(layout), depth - 1)

@@ -223,7 +223,10 @@ def text(table: Table, divide: bool, against: Table | None = None) -> str:
     return "\n".join(lines)
 
 
-def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engine, root: Node | None) -> int:
+def run_target(
+    args: argparse.Namespace, target: Ruleset | Profile, engine: Engine, root: Node | None
+) -> tuple[int, Table | None]:
+    """Count (and compare) one ruleset or profile: the exit status and the engine's table (None: differs at the root)."""
     rules = target.rules()
     root = root or Node.start(target.game)
     compare = engine_args_of(args) is not None
@@ -233,7 +236,7 @@ def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engi
         diff = first_difference(reference, mine, root, 1)  # the first ply, from the root itself
         if diff is not None:
             print(describe_difference(target.name, diff))
-            return EXIT_FAILED
+            return EXIT_FAILED, None
     everything = list(units(root, rules, engine, mine))
     indexed = jobs.select(list(enumerate(everything)), jobs.shard_of(args))
     indexes, work = [i for i, _ in indexed], [u for _, u in indexed]
@@ -256,22 +259,21 @@ def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engi
                 if diff is not None:
                     diff = Difference(((roll, play), *diff.path), diff.node, diff.roll, diff.missing, diff.extra)
                     print(describe_difference(target.name, diff))
-                return EXIT_FAILED
+                return EXIT_FAILED, table
     else:
         print(text(table, args.divide))
-    args.tables.append(table)
-    table_of = published().get(target.name) if isinstance(target, Ruleset) else None
-    if table_of and root == Node.start(target.game) and args.shard is None:
-        wrong = table_of.differences(args.depth, table.by_roll())
+    known = published().get(target.name) if isinstance(target, Ruleset) else None
+    if known and root == Node.start(target.game) and args.shard is None:
+        wrong = known.differences(args.depth, table.by_roll())
         if wrong:
             print(
                 f"{target.name}: the counts differ from the published table (cases/perft/{target.name}.yaml): "
                 + "; ".join(wrong)
             )
             status = EXIT_FAILED
-        elif args.depth in table_of.depths:
+        elif args.depth in known.depths:
             print(f"{target.name}: the counts agree with the published table (cases/perft/{target.name}.yaml)")
-    return status
+    return status, table
 
 
 def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:
@@ -294,7 +296,7 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
     except EngineFailure as exc:
         say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
-    args.tables = []
+    tables: list[Table] = []
     worst = EXIT_OK
     try:
         declared = [t for t in targets.values() if info.declares(t)]
@@ -303,7 +305,9 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
             return EXIT_USAGE
         for target in declared:
             try:
-                worst = max(worst, run_target(args, target, engine, root))
+                status, table = run_target(args, target, engine, root)
+                worst = max(worst, status)
+                tables += [table] if table else []
             except EngineFailure as exc:
                 say(f"{target.name}: engine {info.name}: {exc}")
                 worst = EXIT_USAGE
@@ -311,16 +315,16 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
         if hasattr(engine, "close"):
             engine.close()
     if args.json:
-        write_atomically(args.json, json.dumps(report(args, info.name, info.version), indent=2) + "\n")
+        write_atomically(args.json, json.dumps(report(args, info.name, info.version, tables), indent=2) + "\n")
     return worst
 
 
-def report(args: argparse.Namespace, name: str, version: str) -> dict[str, Any]:
+def report(args: argparse.Namespace, name: str, version: str, tables: list[Table]) -> dict[str, Any]:
     shard = jobs.shard_of(args)
     return {
         "kind": "perft",
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
         "engine": {"name": name, "version": version},
         "shard": None if shard is None else shard.to_json(),
-        "tables": [t.to_json() for t in args.tables],
+        "tables": [t.to_json() for t in tables],
     }
