@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import Any, TypeVar
 
 from . import position_ids
+from .messages import QUERIES, STEP_QUERIES
 from .rules import accepted, check_options, check_switches, rulesets
 from .scenario import walk
 from .state import (
@@ -66,16 +65,8 @@ class Case:
     @property
     def queries(self) -> set[str]:
         """The engine capabilities the case needs."""
-        names = {
-            "plays": "legal-plays",
-            "result": "game-result",
-            "opening": "opening",
-            "may-double": "cube",
-            "double": "cube",
-            "next-game": "cube",
-        }
-        needed = {names[step.kind] for step in self.steps if step.expect or step.kind == "plays"}
-        return needed | ({"next-segment"} if any(step.check_next for step in self.steps) else set())
+        needed = {STEP_QUERIES[step.kind].capability for step in self.steps if step.expect or step.kind == "plays"}
+        return needed | ({QUERIES["next-segment"].capability} if any(step.check_next for step in self.steps) else set())
 
 
 def _checkers(spec: dict[str, int]) -> tuple[tuple[int, ...], int, int | None]:
@@ -125,6 +116,22 @@ def _check_no_forbidden_block(layout: Layout, requires: dict[str, Any], options:
         raise StateError(f"{block} under {', '.join(banning)} (six-block ban), so the position cannot arise")
 
 
+T = TypeVar("T")
+
+
+def _read(raw: LineDict, field: str, reader: Callable[[Any], T], path: Path) -> T:
+    """A case's field read by its type's one reader; what the reader rejects is a DataError at the field."""
+    try:
+        return reader(raw.get(field))
+    except StateError as exc:
+        raise DataError(path, locate(raw, field), f"case {raw['id']}: {exc}") from None
+
+
+def _cube(data: int | dict[str, Any] | None) -> Cube:
+    """A case's cube: its value alone (centred), or value and owner."""
+    return Cube.from_wire(data) if isinstance(data, dict) else Cube(data or 1)
+
+
 def _pinned_hitting(requires: dict[str, str | list[str]]) -> bool | None:
     """The hitting switch a case pins to one value (None: not pinned, the game's rulesets decide)."""
     values = accepted(requires.get("hitting", []))
@@ -152,30 +159,17 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     if turn is None and query != "scenario":
         raise DataError(path, where, f"case {raw['id']}: no side on roll: give 'turn'")
     dice = tuple(raw.get("roll", id_dice or ()))
-    segment = None
-    if "segment" in raw:
-        seg = raw["segment"]
-        segment = Segment(seg["owner"], tuple(seg["numbers"]), seg.get("passed", False))
-        if segment.player != turn:
-            raise DataError(
-                path,
-                locate(raw, "segment"),
-                f"case {raw['id']}: the segment is {segment.player}'s to play, but turn is {turn}",
-            )
-    cube = raw.get("cube", 1)
-    cube = Cube(cube) if isinstance(cube, int) else Cube(cube["value"], cube.get("owner"))
-    match = Match()
-    if "match" in raw:
-        m = raw["match"]
-        match = Match(
-            m["length"],
-            (m.get("score", {}).get("white", 0), m.get("score", {}).get("black", 0)),
-            m.get("crawford", False),
+    segment = _read(raw, "segment", Segment.from_wire, path)
+    cube = _read(
+        raw, "cube", lambda cube: Cube(cube or 1) if not isinstance(cube, dict) else Cube.from_wire(cube), path
+    )
+    match = _read(raw, "match", Match.from_wire, path)
+    if segment is not None and segment.player != turn:
+        raise DataError(
+            path,
+            locate(raw, "segment"),
+            f"case {raw['id']}: the segment is {segment.player}'s to play, but turn is {turn}",
         )
-        if match.length and max(match.score) >= match.length:
-            raise DataError(
-                path, locate(raw, "match"), f"case {raw['id']}: a match in progress has both scores below its length"
-            )
     state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), cube, segment, match)
     if query == "scenario":
         if "steps" not in raw or "expect" in raw:
@@ -209,15 +203,6 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     )
 
 
-# YAML reads 6.0 as a float; JSON Schema's "integer" would accept it, a case file must not.
-_Strict = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-    ),
-)
-
-
 def _has_float(data: Any) -> bool:
     """Whether a float is anywhere in `data`: the compiled validator takes 6.0 for an integer, a case file must not
     (no field of a case takes a fraction)."""
@@ -235,7 +220,7 @@ class _Validator(Compiled):
         """The most telling schema violation of `data` (found at `at` under `root`), located; None if valid."""
         failure = self.failure(data)
         if failure is None and _has_float(data):  # the compiled validator takes 6.0 for an integer
-            error = jsonschema.exceptions.best_match(self.words.iter_errors(data))
+            error = self.worded(data)
             failure = None if error is None else (list(error.absolute_path), error.message, error)
         if failure is None:  # a float where the schema does not look (a key): the loader's own checks judge it
             return None
@@ -252,7 +237,7 @@ def _validators() -> tuple[_Validator, _Validator]:
     whole = schema("case")
     file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
     one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
-    return _Validator(file_level, _Strict), _Validator(one_case, _Strict)
+    return _Validator(file_level, strict_integers=True), _Validator(one_case, strict_integers=True)
 
 
 def _refuse_draft(raw: LineDict, path: Path) -> None:
@@ -323,9 +308,16 @@ class Loaded:
         return self.cases
 
 
+PERFT_DIR = CASES_DIR / "perft"  # the published perft tables (conformance/perft.py), not case files
+
+
 def _files(target: Path) -> tuple[list[Path], list[DataError]]:
     if target.is_dir():
-        found = sorted(p for p in target.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        found = sorted(
+            p
+            for p in target.rglob("*")
+            if p.suffix in SUFFIXES and p.is_file() and PERFT_DIR.resolve() not in p.resolve().parents
+        )
         return found, [] if found else [DataError(target, None, "no case files (*.yaml, *.yml) in this folder")]
     if not target.exists():
         return [], [DataError(target, None, "no such file or folder")]

@@ -6,14 +6,16 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tqdm import tqdm
 
-from . import PROTOCOL_VERSION, __version__, perft_command, profiles
+from . import PROTOCOL_VERSION, __version__, jobs, perft_command, profiles
 from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
+from .reports import say
 from .rules import Ruleset, rulesets
 from .state import GAMES
 from .yamlio import DataError, read_text
@@ -86,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
         "--quiet", "-q", action="store_true", help="failing case ids and the totals only (no progress bar, no table)"
     )
     run.add_argument("--verbose", "-v", action="store_true", help="the per-rule table with every rule")
+    jobs.add_arguments(run)
 
     ident = commands.add_parser(
         "identify", help="which switch values and options an engine's answers are consistent with"
@@ -120,6 +123,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
     fuzz.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    fuzz.add_argument(
+        "--jobs",
+        "-j",
+        type=jobs.jobs_type,
+        default=1,
+        metavar="N",
+        help="worker processes, one engine each (default 1)",
+    )
+    jobs.add_dask_argument(fuzz)
 
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
     check = commands.add_parser("check", help="load and validate every case, ruleset and spec page")
@@ -134,6 +146,17 @@ def _parser() -> argparse.ArgumentParser:
     _engine_arguments(perft)
     _target_arguments(perft)
     perft_command.add_arguments(perft)
+
+    export = commands.add_parser("export", help="write the resolved suite as protocol requests and expected answers")
+    _target_arguments(export)
+    export.add_argument("--rule", action="append", default=[], type=_glob, help="only cases pinning a matching rule")
+    export.add_argument("--case", action="append", default=[], type=_glob, help="only case ids matching this glob")
+    _cases_option(export)
+    export.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the document here")
+
+    merge = commands.add_parser("merge", help="combine the JSON reports of the shards of a run or a perft")
+    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="the shards' JSON reports")
+    merge.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the merged report here")
 
     replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat or .sgf)")
@@ -189,10 +212,6 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
         default=60.0,
         help="seconds for the engine to start and answer the handshake (default 60)",
     )
-
-
-def _say(message: object) -> None:
-    print(f"gammonspec: {message}", file=sys.stderr)
 
 
 def _loaded(args: argparse.Namespace) -> Loaded:
@@ -267,13 +286,74 @@ def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
     return targets
 
 
-def cmd_perft(args: argparse.Namespace) -> int:
+def _under_targets(args: argparse.Namespace, command: Callable[[argparse.Namespace, dict], int]) -> int:
+    """Run `command` under the selected rulesets and profiles; a selection that names none is a usage error."""
     try:
         targets = _selected_targets(args)
     except ValueError as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
-    return perft_command.command(args, targets)
+    return command(args, targets)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    return _under_targets(args, perft_command.command)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from . import export
+    from .reports import write_atomically
+    from .runner import Filters, plan
+
+    _writable("--json", args.json)
+    loaded = _loaded(args)
+    for problem in loaded.errors:
+        say(problem)
+    try:
+        targets = _targets(args.profile, args.switch)
+    except ValueError as exc:
+        say(exc)
+        return EXIT_USAGE
+    unknown = set(args.ruleset) - set(rulesets())
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+        "--case", "case id", args.case, {c.id for c in loaded.cases}
+    )
+    if unknown or unmatched:
+        say(unmatched or f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        return EXIT_USAGE
+    pairs = plan(
+        loaded.cases, targets, Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
+    )
+    if not pairs:
+        say("no case matches the filters")
+        return EXIT_USAGE
+    data = export.document(pairs)
+    export.check(data)
+    write_atomically(args.json, export.dumps(data))
+    print(
+        f"{args.json}: {len(pairs)} cases ({len({c.id for c, _ in pairs})} distinct) under {len({t.name for _, t in pairs})} rulesets, {sum(len(c['requests']) for c in data['cases'])} requests"
+    )
+    return EXIT_USAGE if loaded.errors else EXIT_OK
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    import json
+
+    from .merge import merge
+    from .reports import write_atomically
+
+    _writable("--json", args.json)
+    merged = merge(args.reports)
+    write_atomically(args.json, json.dumps(merged, indent=2) + "\n")
+    if merged.get("kind") == "perft":
+        print(
+            f"{args.json}: "
+            + "; ".join(f"{t['target']} depth {t['depth']}: {t['positions']} positions" for t in merged["tables"])
+        )
+        return EXIT_OK
+    s = merged["summary"]
+    print(f"{args.json}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
+    return EXIT_FAILED if s["failed"] or s["errored"] or s["xpassed"] else EXIT_OK
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -282,7 +362,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
-        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
         return EXIT_USAGE
     _writable("--json", args.json)
     _writable("--junit", args.junit)
@@ -294,25 +374,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         expect_fail = set()
     for problem in problems:
-        _say(problem)
+        say(problem)
     if not loaded.cases:
-        _say("no case loaded: nothing to run")
+        say("no case loaded: nothing to run")
         return EXIT_USAGE
     unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unmatched:
-        _say(unmatched)
+        say(unmatched)
         return EXIT_USAGE
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     try:
         targets = _targets(args.profile, args.switch)
     except ValueError as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     pairs = plan(loaded.cases, targets, filters)
     if not pairs:
-        _say("no case matches the filters")
+        say("no case matches the filters")
         return EXIT_USAGE
     bar = (
         (lambda it: it)
@@ -321,7 +401,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     status = run_engine(args, pairs, expect_fail, bar, own_profiles=not (args.profile or args.switch))
     if problems:
-        _say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
+        say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
     return status
 
@@ -329,17 +409,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz_command import command
 
-    unknown = set(args.ruleset) - set(rulesets())
-    if unknown:
-        _say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
-        return EXIT_USAGE
     _writable("--json", args.json)
-    try:
-        targets = _targets(args.profile, args.switch)
-    except ValueError as exc:
-        _say(exc)
-        return EXIT_USAGE
-    return command(args, targets)
+    existing = next(p for p in (args.out, *args.out.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise DataError(args.out, None, f"--out: {existing} is not a folder that can be written")
+    return _under_targets(args, command)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
@@ -354,7 +428,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         info = engine.info()
         if args.profile or args.ruleset:
             if args.ruleset and args.ruleset not in rulesets():
-                _say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
+                say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
                 return EXIT_USAGE
             declared = [profiles.load(args.profile) if args.profile else rulesets()[args.ruleset]]
         else:
@@ -363,15 +437,15 @@ def cmd_identify(args: argparse.Namespace) -> int:
         games = args.game or sorted({t.game for t in declared})
         targets = [identify.asked_as(declared, game) for game in games]
         if not targets or not all(targets):
-            _say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
+            say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
             return EXIT_USAGE
         cases = _loaded(args).cases
         results = [identify.identify(engine, cases, profiles.override(t, changes)) for t in targets]
     except (ValueError, EngineLoadError) as exc:
-        _say(exc)
+        say(exc)
         return EXIT_USAGE
     except EngineFailure as exc:
-        _say(f"the engine failed its handshake: {exc}")
+        say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
     finally:
         if hasattr(engine, "close"):
@@ -386,7 +460,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from . import engine_report
 
     if not args.out.is_dir():
-        _say(f"--out {args.out}: no such folder")
+        say(f"--out {args.out}: no such folder")
         return EXIT_USAGE
     engines = [(name, load_engine(name)) for name in args.engines]  # every name checked before any run
     worst = EXIT_OK
@@ -420,9 +494,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     loaded, specs = load(args.cases, drafts=False) if args.cases else shipped(), clauses()
     problems = [*loaded.errors, *unknown_rules(loaded.cases)]
     for problem in problems:
-        _say(problem)
+        say(problem)
     if problems:
-        _say(f"{len(problems)} problem(s); {len(loaded.cases)} cases valid")
+        say(f"{len(problems)} problem(s); {len(loaded.cases)} cases valid")
         return EXIT_USAGE
     print(f"{len(loaded.cases)} cases, {len(rulesets())} rulesets, {len(specs)} rule clauses: all valid")
     return EXIT_OK
@@ -447,12 +521,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from . import replay
 
     _writable("--json", args.json)
-    try:
-        targets = _selected_targets(args)
-    except ValueError as exc:
-        _say(exc)
-        return EXIT_USAGE
-    return replay.main(args, targets)
+    return _under_targets(args, replay.main)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -468,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
         "matrix": cmd_matrix,
         "pinning": cmd_pinning,
         "perft": cmd_perft,
+        "merge": cmd_merge,
+        "export": cmd_export,
         "replay": cmd_replay,
     }[args.command]
     try:

@@ -17,7 +17,7 @@ from .rules import SPEC_DIR
 from .yamlio import DataError
 
 MIN_CASES = 2  # every testable clause is pinned by at least this many cases
-_HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.+)$")
+HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.+)$")  # a rule clause: ID and title
 _STATUS = re.compile(r"^\*\*Status:\*\* (?P<status>testable|not machine-testable|deferred)(?:: (?P<reason>.+))?$")
 
 
@@ -35,7 +35,7 @@ def parse_page(path: Path) -> list[Clause]:
     found: list[Clause] = []
     lines = path.read_text(encoding="utf-8").splitlines()
     for i, line in enumerate(lines):
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if not heading:
             continue
         status = next((m for m in (_STATUS.match(s) for s in lines[i + 1 : i + 6]) if m), None)

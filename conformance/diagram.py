@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .state import CHECKERS, SIDES, Side, State, mirror, other, start_layout
+from .games import GAME_DATA
+from .state import SIDES, Side, State, mirror, other
 
 # Geometry, in SVG user units.
 W = 24  # a point's width
@@ -20,7 +21,7 @@ TRAY = 26  # a borne-off tray's width
 HALF = 92  # a half of the board's height (one row of points)
 GAP = 22  # between the rows
 LABEL = 14  # a row of point numbers
-R = 10.5  # a checker's radius
+R = 9  # a checker's radius: five in a row fit a point, clear of the middle gap
 VISIBLE = 5  # checkers drawn on a point before the count is written on the last
 LEFT = TRAY + 6  # the left quadrant's x
 TOP = LABEL + 2  # the top row's y
@@ -73,8 +74,8 @@ def is_top(point: int) -> bool:
 
 def heads(game: str) -> dict[Side, int]:
     """Each side's head (its own point holding all fifteen checkers at the start), where the game has one."""
-    start = start_layout(game)
-    return {side: start.points(side).index(CHECKERS) + 1 for side in SIDES if CHECKERS in start.points(side)}
+    head = GAME_DATA[game].head
+    return {} if head is None else dict.fromkeys(SIDES, head)
 
 
 def white_point(game: str, side: Side, point: int) -> int:

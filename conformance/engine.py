@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .profiles import Profile
 from .rules import Rules, Ruleset, rulesets
@@ -56,6 +56,14 @@ class GameResult:
     winner: Side | None
     kind: str
     points: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"winner": self.winner, "kind": self.kind, "points": self.points}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> GameResult:
+        """A result as the protocol carries it and a case states it."""
+        return cls(data["winner"], data["kind"], data["points"])
 
 
 @dataclass(frozen=True)

@@ -16,19 +16,21 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gammonspec.reference import ReferenceEngine
 
-from . import generators, shrink
+from . import generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
+from .games import GAME_DATA
 from .rules import Rules, registry
 from .runner import Target
-from .state import HEAD, Layout, Segment, Side, State, StateError, other, standing_six_block
+from .state import Layout, Segment, Side, State, StateError, other, standing_six_block
 
 ASPECTS = ("plays", "next", "result")
+ORACLE = ReferenceEngine()  # one instance: it answers the legal plays and next segment of a state from one search
 CAPABILITY = {"plays": "legal-plays", "next": "next-segment", "result": "game-result"}
 
 # ---- asking -------------------------------------------------------------------------------------
@@ -73,27 +75,27 @@ def differs(expected: Answers, got: Answers) -> str | None:
 # ---- explaining and grouping --------------------------------------------------------------------
 
 
-def flips(rules: Rules, target: Target) -> dict[str, Rules]:
-    """Every one-switch change of `rules`, and every other allowed value of each option: 'name=value' -> rules."""
-    result = {}
-    for name, spec in registry()["switches"].items():
-        for value in spec["values"]:
-            if value != rules.switches[name]:
-                result[f"{name}={value}"] = replace(rules, switches={**rules.switches, name: value})
-    for name, spec in target.options.items():
-        for value in spec["allowed"]:
-            if value != rules.options.get(name):
-                result[f"{name}={str(value).lower()}"] = replace(rules, options={**rules.options, name: value})
-    return result
+def flips(target: Target) -> dict[str, Rules]:
+    """The rules of every one-switch change of `target` and of every other allowed value of each of its options, by
+    'name=value' (profiles.override, as identify and pinning flip them)."""
+    changes = [
+        (name, value)
+        for name, spec in registry()["switches"].items()
+        for value in spec["values"]
+        if value != target.switches[name]
+    ]
+    changes += [(name, v) for name, spec in target.options.items() for v in spec["allowed"] if v != spec["default"]]
+    return {
+        f"{name}={str(value).lower()}": profiles.override(target, [(name, value)]).rules() for name, value in changes
+    }
 
 
-def explained_by(state: State, rules: Rules, target: Target, aspect: str, got: Answers) -> frozenset[str]:
+def explained_by(state: State, target: Target, aspect: str, got: Answers) -> frozenset[str]:
     """The flips under which the reference engine gives the engine's answer on `aspect`."""
-    oracle = ReferenceEngine()
     found = set()
-    for name, flipped in flips(rules, target).items():
+    for name, flipped in flips(target).items():
         try:
-            if ask(oracle, state, flipped, [aspect]).values[aspect] == got.values[aspect]:
+            if ask(ORACLE, state, flipped, [aspect]).values[aspect] == got.values[aspect]:
                 found.add(name)
         except (StateError, KeyError, ValueError):
             continue  # a combination of values the reference engine cannot play
@@ -116,7 +118,8 @@ def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longe
         tags.add("enters")
     if after.on_bar(other(side)) > before.on_bar(other(side)):
         tags.add("hits")
-    if rules["head-rule"] != "none" and before.points(side)[HEAD - 1] - after.points(side)[HEAD - 1] > 1:
+    head = GAME_DATA[before.game].head
+    if head and rules["head-rule"] != "none" and before.points(side)[head - 1] - after.points(side)[head - 1] > 1:
         tags.add("leaves the head twice")
     if standing_six_block(after) and not standing_six_block(before):
         tags.add("builds a six-block")
@@ -148,11 +151,15 @@ def features(state: State, rules: Rules, aspect: str, expected: Answers, got: An
 
 @dataclass
 class Failure:
-    """One distinct disagreement: the first state that showed it, shrunk, and how many states showed it."""
+    """One distinct disagreement: the first state that showed it, shrunk, and how many states showed it.
+
+    States join a failure by the signature of the unshrunk state (`key`: its explaining flips, narrowed as states
+    join, or its shape), so only the first is shrunk; `explanation` and `features` are the shrunk state's."""
 
     target: str
     aspect: str
-    explanation: frozenset[str]  # flips that give the engine's answer (narrowed as states join)
+    key: tuple[frozenset[str], tuple[str, ...]]
+    explanation: frozenset[str]  # flips that give the engine's answer on the shrunk state
     features: tuple[str, ...]  # the shape, when no flip explains it
     kind: str
     original: State
@@ -161,13 +168,33 @@ class Failure:
     got: Answers
     states: int = 1
     draft: Path | None = None
+    shapes: set[tuple[str, ...]] = field(default_factory=set)  # shapes of unexplained states that shrank to this
 
-    def joins(self, other_: Failure) -> bool:
+    def joins(self, target: str, aspect: str, key: tuple[frozenset[str], tuple[str, ...]]) -> bool:
+        """Whether a disagreement with this signature is this failure; if so it joins (narrowing the flips)."""
+        (mine, my_shape), (theirs, their_shape) = self.key, key
+        if (self.target, self.aspect) != (target, aspect):
+            return False
+        if theirs:  # the flips in common, with the first state's or with the shrunk one's
+            common = (mine & theirs) or (self.explanation & theirs)
+            same = bool(common)
+        else:  # a shape no flip explains: the first state's, or one whose state shrank to this failure
+            common, same = mine, their_shape == my_shape or their_shape in self.shapes
+        if same:
+            self.states += 1
+            self.key = (common or mine, my_shape)
+        return same
+
+    def absorbs(self, other_: Failure) -> bool:
+        """Whether a new failure shrank to this one's explanation (or, unexplained, its shape); if so it joins, with
+        the shape of its first state, so that states like it join at once."""
         if (self.target, self.aspect) != (other_.target, other_.aspect):
             return False
-        if self.explanation or other_.explanation:
-            return bool(self.explanation & other_.explanation)
-        return self.features == other_.features
+        if not (self.explanation & other_.explanation or not self.explanation and self.features == other_.features):
+            return False
+        self.states += other_.states
+        self.shapes.add(other_.key[1])
+        return True
 
     @property
     def title(self) -> str:
@@ -211,10 +238,9 @@ def check_state(
     engine: Engine, state: State, rules: Rules, capabilities: tuple[str, ...]
 ) -> tuple[str | None, Answers, Answers]:
     """(the aspect they differ on or None, the reference's answers, the engine's)."""
-    oracle = ReferenceEngine()
-    over = oracle.game_result(state, rules) is not None
+    over = ORACLE.game_result(state, rules) is not None
     aspects = _aspects(capabilities, over)
-    expected = ask(oracle, state, rules, aspects)
+    expected = ask(ORACLE, state, rules, aspects)
     got = ask(engine, state, rules, aspects)
     return differs(expected, got), expected, got
 
@@ -268,14 +294,12 @@ def fuzz(
             if aspect is None:
                 continue
             tally.mismatches += 1
-            failure = _failure(engine, state, rules, target, kind, aspect, capabilities)
-            same = next((f for f in campaign.failures if f.joins(failure)), None)
-            if same is not None:
-                same.states += 1
-                if same.explanation and failure.explanation:
-                    same.explanation &= failure.explanation
+            key = signature(state, rules, target, aspect, expected, got)
+            if any(f.joins(target.name, aspect, key) for f in campaign.failures):
                 continue
-            campaign.failures.append(failure)
+            failure = _failure(engine, state, rules, target, kind, aspect, capabilities, key)
+            if not any(f.absorbs(failure) for f in campaign.failures):
+                campaign.failures.append(failure)
             if len(campaign.failures) >= max_failures:
                 campaign.stopped = f"{max_failures} distinct failures found (--max-failures)"
         tally.seconds = time.perf_counter() - started
@@ -284,8 +308,23 @@ def fuzz(
     return campaign
 
 
+def signature(
+    state: State, rules: Rules, target: Target, aspect: str, expected: Answers, got: Answers
+) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What a disagreement is grouped by: the flips that explain it, or (none does) its shape."""
+    explanation = explained_by(state, target, aspect, got)
+    return explanation, () if explanation else features(state, rules, aspect, expected, got)
+
+
 def _failure(
-    engine: Engine, state: State, rules: Rules, target: Target, kind: str, aspect: str, capabilities: tuple[str, ...]
+    engine: Engine,
+    state: State,
+    rules: Rules,
+    target: Target,
+    kind: str,
+    aspect: str,
+    capabilities: tuple[str, ...],
+    key: tuple[frozenset[str], tuple[str, ...]],
 ) -> Failure:
     """The disagreement on `state`, shrunk while it persists on the same aspect, explained and shaped."""
 
@@ -297,6 +336,5 @@ def _failure(
 
     small = shrink.shrink(state, rules, still)
     _, expected, got = check_state(engine, small, rules, capabilities)
-    explanation = explained_by(small, rules, target, aspect, got)
-    shape = () if explanation else features(small, rules, aspect, expected, got)
-    return Failure(target.name, aspect, explanation, shape, kind, state, small, expected, got)
+    explanation, shape = signature(small, rules, target, aspect, expected, got)
+    return Failure(target.name, aspect, key, explanation, shape, kind, state, small, expected, got)

@@ -21,18 +21,15 @@ from .runner import Target
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def selected(args: argparse.Namespace, targets: dict[str, Target], declares: object) -> list[Target]:
-    """The targets of the run's filters (--game, --ruleset) that the engine declares (or whose switches it reads)."""
-    chosen = [
-        t
-        for t in targets.values()
-        if (not args.game or t.game in args.game)
-        and (not args.ruleset or t.name in args.ruleset or getattr(t, "base", None) in args.ruleset)
-    ]
-    return [t for t in chosen if declares(t)]  # type: ignore[operator]
+def matches(args: argparse.Namespace, target: Target) -> bool:
+    """Whether a profile the engine declares is of the games and rulesets named (--game, --ruleset)."""
+    return (not args.game or target.game in args.game) and (
+        not args.ruleset or bool({target.name, getattr(target, "base", target.name)} & set(args.ruleset))
+    )
 
 
 def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
+    """Fuzz the engine of `args` under `targets` (the rulesets or profiles selected), report, the exit status."""
     try:
         engine = start(args)
     except EngineLoadError as exc:
@@ -47,9 +44,9 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
         except EngineFailure as exc:
             say(f"the engine failed its handshake: {exc}")
             return EXIT_USAGE
-        if not (args.profile or args.switch):
-            targets = {**targets, **{p.name: p for p in info.profiles}}
-        chosen = selected(args, targets, info.declares)
+        if not (args.profile or args.switch):  # as run: the engine's own profiles too
+            targets = {**targets, **{p.name: p for p in info.profiles if matches(args, p)}}
+        chosen = [t for t in targets.values() if info.declares(t)]
         if not chosen:
             say(f"nothing to fuzz: engine {info.name} declares none of the rulesets or profiles selected")
             return EXIT_USAGE
@@ -65,9 +62,17 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
             total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
         )
         try:
-            campaign = fuzz.fuzz(
-                engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
-            )
+            if args.dask or args.jobs > 1:
+                from .distributed import fuzz_campaign
+                from .fuzz_jobs import Plan, local_campaign
+                from .perft_command import engine_args_of
+
+                asked = Plan(engine_args_of(args), chosen, args.kinds, args.seed, args.count, args.max_failures)
+                campaign = fuzz_campaign(args.dask, args.jobs, asked) if args.dask else local_campaign(args.jobs, asked)
+            else:
+                campaign = fuzz.fuzz(
+                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
+                )
         finally:
             bar.close()
     finally:

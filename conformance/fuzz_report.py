@@ -3,26 +3,22 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
-from gammonspec.reference import ReferenceEngine
 
 from .board import draw
 from .cases import load, shipped
 from .coverage import clauses
-from .fuzz import Campaign, Failure, ask, flips
+from .fuzz import ORACLE, Campaign, Failure, ask, flips
+from .games import GAME_DATA
 from .notation import describe
 from .position_ids import encode_xgid
 from .rules import Rules
 from .runner import Target
 from .state import SIDES, Layout, Side, State, StateError
-
-POSITION_IDS: dict[str, tuple[str, Callable[[State], str]]] = {  # per game: the position ID players paste
-    "backgammon": ("XGID", lambda s: encode_xgid(s.layout, s.turn, s.dice or None)),
-}
 
 
 def plays_text(state: State, keys: Iterable[str], layouts: dict[str, Layout]) -> list[str]:
@@ -52,12 +48,11 @@ def _side_spec(layout: Layout, side: Side) -> dict[Any, int]:
 
 def _pins(f: Failure, rules: Rules, target: Target) -> tuple[dict[str, str], dict[str, Any]]:
     """The switches and options whose flip changes the reference engine's answer: what the draft requires."""
-    oracle = ReferenceEngine()
     requires: dict[str, str] = {}
     options: dict[str, Any] = {}
-    for name, flipped in flips(rules, target).items():
+    for name, flipped in flips(target).items():
         try:
-            changed = ask(oracle, f.state, flipped, [f.aspect]).values != {f.aspect: f.expected.values[f.aspect]}
+            changed = ask(ORACLE, f.state, flipped, [f.aspect]).values != {f.aspect: f.expected.values[f.aspect]}
         except (StateError, KeyError, ValueError):
             changed = True
         if changed:
@@ -159,9 +154,8 @@ def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str
 def board_text(f: Failure) -> str:
     s = f.state
     lines = [draw(s.layout, s.turn)]
-    if s.game in POSITION_IDS:
-        name, encode = POSITION_IDS[s.game]
-        lines.append(f"{name}: {encode(s)}")
+    if GAME_DATA[s.game].position_ids:
+        lines.append(f"XGID: {encode_xgid(s.layout, s.turn, s.dice or None)}")
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 CHECKERS = 15
 HOME = range(1, 7)  # a side's home board, in its own numbering, in every game
 FIRST_QUARTER = range(19, 25)  # the quarter a side starts in (the loser's checkers there make a coke)
+HEAD = 24  # the point the head rule watches, in each side's own numbering (its 24-point)
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,7 +51,7 @@ GAME_DATA: dict[str, Game] = {
     game.name: game
     for game in (
         Game("backgammon", "Backgammon", towards=True, start={24: 2, 13: 5, 8: 3, 6: 5}, position_ids=True),
-        Game("narde", "Narde", towards=False, start={24: CHECKERS}, head=24),
-        Game("crazy-narde", "Crazy Narde", towards=False, start={24: CHECKERS}, head=24),
+        Game("narde", "Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
+        Game("crazy-narde", "Crazy Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
     )
 }

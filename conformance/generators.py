@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import ceil
 
+from .games import GAME_DATA
 from .rules import Rules
 from .state import (
     CHECKERS,
@@ -74,7 +75,7 @@ def random_dice(rng: random.Random, doubles: float = 0.25) -> Dice:
 
 # ---- layouts with hitting (in the mover's numbering; the opponent's point 25 - q) ---------------
 
-BG = "backgammon"
+BG = "backgammon"  # the placements below are drawn for its geometry, and work in any (a profile may turn hitting on)
 
 
 def _spread_each(rng: random.Random, n: int, points: list[int], counts: list[int]) -> None:
@@ -95,16 +96,16 @@ def _blots(rng: random.Random, counts: list[int], free: list[int]) -> None:
         counts[dst] += 1
 
 
-def view_layout(side: Side, me: list[int], them: list[int], my_bar: int, their_bar: int) -> Layout:
-    """A backgammon layout from counts in the MOVER's numbering for both sides (index 1..24; 0 unused);
+def view_layout(side: Side, me: list[int], them: list[int], my_bar: int, their_bar: int, game: str = BG) -> Layout:
+    """A layout with hitting from counts in the MOVER's numbering for both sides (index 1..24; 0 unused);
     borne-off checkers are what is left of fifteen."""
     mine = tuple(me[1:25])
-    theirs = tuple(them[mirror(BG, q)] for q in range(1, 25))
+    theirs = tuple(them[mirror(game, q)] for q in range(1, 25))
     offs = (CHECKERS - sum(mine) - my_bar, CHECKERS - sum(theirs) - their_bar)
     white, black = (mine, theirs) if side == "white" else (theirs, mine)
     bar = (my_bar, their_bar) if side == "white" else (their_bar, my_bar)
-    layout = Layout(BG, white, black, bar, offs if side == "white" else offs[::-1])
-    layout.validate()
+    layout = Layout(game, white, black, bar, offs if side == "white" else offs[::-1])
+    layout.validate(hitting=True)
     return layout
 
 
@@ -121,7 +122,7 @@ def _placement(
     return counts
 
 
-def position_contact(rng: random.Random, side: Side) -> Layout:
+def position_contact(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """Both sides anywhere: blots, points, a few checkers on the bar or off."""
     my_bar = rng.choice((0, 0, 0, 0, 1, 1, 2, 3))
     their_bar = rng.choice((0, 0, 0, 0, 1, 2))
@@ -134,10 +135,10 @@ def position_contact(rng: random.Random, side: Side) -> Layout:
     free = [p for p in range(1, 25) if p not in held]
     _blots(rng, them, free)
     _blots(rng, me, free)
-    return view_layout(side, me, them, my_bar, their_bar)
+    return view_layout(side, me, them, my_bar, their_bar, game)
 
 
-def position_bar(rng: random.Random, side: Side) -> Layout:
+def position_bar(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """The mover on the bar, the opponent's home board (the mover's 19-24) partly closed, blots to hit."""
     my_bar = rng.randint(1, 4)
     their_bar = rng.choice((0, 0, 0, 1))
@@ -153,10 +154,10 @@ def position_bar(rng: random.Random, side: Side) -> Layout:
     left = CHECKERS - their_bar - sum(them)
     rest = [p for p in range(1, 25) if p not in mine and p not in closed]
     _spread_each(rng, left, rng.sample(rest, min(len(rest), rng.randint(1, 6))), them)
-    return view_layout(side, me, them, my_bar, their_bar)
+    return view_layout(side, me, them, my_bar, their_bar, game)
 
 
-def position_bearoff(rng: random.Random, side: Side) -> Layout:
+def position_bearoff(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """All the mover's checkers home, some off; the opponent racing home or still in contact."""
     my_off = rng.randint(0, 14)
     me = _placement(rng, CHECKERS - my_off, list(range(1, 7)), set(), (1, 6))
@@ -173,10 +174,10 @@ def position_bearoff(rng: random.Random, side: Side) -> Layout:
     free = [p for p in range(1, 7) if not me[p] and not them[p]]
     if allowed[0] == 1:
         _blots(rng, them, free)
-    return view_layout(side, me, them, 0, their_bar)
+    return view_layout(side, me, them, 0, their_bar, game)
 
 
-def position_almost_home(rng: random.Random, side: Side) -> Layout:
+def position_almost_home(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """One to three checkers still outside the home board (or on the bar): bear-off can start mid-turn."""
     my_off = rng.choice((0, 0, 0, 2, 5, 9))
     outside = rng.randint(1, 3)
@@ -190,10 +191,10 @@ def position_almost_home(rng: random.Random, side: Side) -> Layout:
     them = _placement(rng, CHECKERS - their_bar - their_off, list(range(1, 25)), mine, (2, 8))
     held = mine | {p for p in range(1, 25) if them[p]}
     _blots(rng, them, [p for p in range(1, 25) if p not in held])
-    return view_layout(side, me, them, my_bar, their_bar)
+    return view_layout(side, me, them, my_bar, their_bar, game)
 
 
-def position_prime(rng: random.Random, side: Side) -> Layout:
+def position_prime(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """The mover's back checkers behind a prime of four to six points: often only one number, or none, plays."""
     length = rng.randint(4, 6)
     top = rng.randint(length + 6, 23)  # the prime holds the mover's top-length+1 .. top
@@ -210,15 +211,15 @@ def position_prime(rng: random.Random, side: Side) -> Layout:
     _spread_each(rng, back, behind or [24], me)
     home = [q for q in range(1, rng.choice((3, 4, prime[0]))) if not them[q]]  # deep, often with little to play
     _spread_each(rng, CHECKERS - back, rng.sample(home, min(len(home), rng.randint(1, 3))) or behind, me)
-    return view_layout(side, me, them, 0, 0)
+    return view_layout(side, me, them, 0, 0, game)
 
 
-def position_race(rng: random.Random, side: Side) -> Layout:
+def position_race(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """No contact left: every checker of the mover below every checker of the opponent (in its numbering)."""
     split = rng.randint(6, 18)
     me = _placement(rng, CHECKERS - rng.choice((0, 0, 3, 8)), list(range(1, split + 1)), set(), (1, 6))
     them = _placement(rng, CHECKERS - rng.choice((0, 0, 3, 8)), list(range(split + 1, 25)), set(), (1, 6))
-    return view_layout(side, me, them, 0, 0)
+    return view_layout(side, me, them, 0, 0, game)
 
 
 # ---- layouts without hitting: one style per side ------------------------------------------------
@@ -232,10 +233,11 @@ def side_checkers(rng: random.Random, game: str, style: str, free: list[int]) ->
     def only(points: range | list[int]) -> list[int]:
         return [p for p in points if p in free]
 
-    if style == "head" and HEAD in free:  # many on the head: the head rule bites
+    head_point = GAME_DATA[game].head or HEAD  # a game without a head: its 24-point, where it would be
+    if style == "head" and head_point in free:  # many on the head: the head rule bites
         head = rng.choice([CHECKERS, CHECKERS - 1, rng.randint(5, CHECKERS)])
         counts = spread(rng, CHECKERS - head, only(range(13, 24)) or only(range(1, 24)), 6)
-        counts[HEAD] = head
+        counts[head_point] = head
         return counts, 0
     if style == "home":  # all home: bearing off
         off = rng.choice([0, 0, rng.randint(1, 14), rng.randint(10, 14)])
@@ -287,7 +289,7 @@ def styled_layout(rng: random.Random, game: str, style_w: str, style_b: str) -> 
         (0, 0),
         (off_w, off_b),
     )
-    layout.validate()
+    layout.validate(hitting=False)
     return layout
 
 
@@ -315,7 +317,7 @@ def problem(state: State, rules: Rules) -> str:
     position shows."""
     layout = state.layout
     try:
-        layout.validate()
+        layout.validate(hitting=rules["hitting"] == "blots")
     except StateError as exc:
         return str(exc)
     if rules["six-block"] != "allowed" and standing_six_block(layout):
@@ -335,7 +337,8 @@ def problem(state: State, rules: Rules) -> str:
     if ctx.rolls_in_game < least_rolls(layout, rules):
         return f"{ctx.rolls_in_game} rolls cannot have moved the checkers this far"
     if ctx.head_moves and ctx.head_moves > min(
-        head_allowance(state.dice, ctx, rules), CHECKERS - layout.points(state.turn)[HEAD - 1]
+        head_allowance(state.dice, ctx, rules),
+        CHECKERS - layout.points(state.turn)[(GAME_DATA[layout.game].head or HEAD) - 1],
     ):
         return f"{ctx.head_moves} checkers cannot have left the head earlier in this turn"
     if state.dice and len(state.dice) != 2:
@@ -383,11 +386,11 @@ def _mid_game(rng: random.Random, layout: Layout | None, rules: Rules, side: Sid
     return State(layout, side, random_dice(rng), TurnContext(False, rolls_for(rng, layout, rules), 0))
 
 
-def _placed(maker: Callable[[random.Random, Side], Layout]) -> Maker:
+def _placed(maker: Callable[[random.Random, Side, str], Layout]) -> Maker:
     def make(rng: random.Random, rules: Rules) -> State | None:
         side = rng.choice(SIDES)
         try:
-            return _mid_game(rng, maker(rng, side), rules, side)
+            return _mid_game(rng, maker(rng, side, rules.game), rules, side)
         except StateError:  # checkers of both sides placed on one point: draw again
             return None
 
@@ -491,20 +494,25 @@ def _chain(rng: random.Random, rules: Rules) -> State | None:
     return State(state.layout, state.turn, (d, d), context, segment=Segment(state.turn, (e,) * 4))
 
 
+def passed_numbers(rng: random.Random) -> tuple[Dice, tuple[int, ...]]:
+    """The owner's roll and the numbers of it passed on: one to four of a double's number (or of a later double of
+    its chain), one number of two different ones, or both."""
+    shape = rng.choice(["double", "double", "single", "both"])
+    if shape == "double":
+        d = rng.randint(1, 6)
+        e = rng.randint(d, 6)  # from the roll d-d itself or from a later double of its chain
+        return (d, d), (e,) * rng.randint(1, 4)
+    a, b = rng.sample(range(1, 7), 2)
+    return (a, b), ((a,) if shape == "single" else (a, b))
+
+
 def _passed(rng: random.Random, rules: Rules) -> State | None:
     """Numbers the owner could not play, passed to the other side (asked with no head moves charged)."""
     state = _styled(rng.choice(STYLES))(rng, rules)
     if state is None:
         return None
     owner = other(state.turn)
-    shape = rng.choice(["double", "double", "single", "both"])
-    if shape == "double":
-        d = rng.randint(1, 6)
-        e = rng.randint(d, 6)  # from the roll d-d itself or from a later double of its chain
-        dice, numbers = (d, d), (e,) * rng.randint(1, 4)
-    else:
-        a, b = rng.sample(range(1, 7), 2)
-        dice, numbers = (a, b), ((a,) if shape == "single" else (a, b))
+    dice, numbers = passed_numbers(rng)
     ctx = TurnContext(False, state.context.rolls_in_game, 0)
     return State(state.layout, state.turn, dice, ctx, segment=Segment(owner, numbers, passed=True))
 

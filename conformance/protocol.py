@@ -18,15 +18,14 @@ from .engine import (
     Engine,
     EngineFailure,
     EngineInfo,
-    GameResult,
     Skip,
     check_answer,
     check_info,
     check_methods,
     describe_exception,
 )
-from .rules import Rules
-from .state import SIDES, Cube, Layout, Match, State, StateError
+from .messages import FIELDS, QUERIES
+from .state import Layout, StateError
 from .validation import Compiled, schema
 
 MAX_LINE = 4 * 1024 * 1024  # bytes in one message line, its newline not counted (spec/protocol.md, "Limits")
@@ -44,7 +43,7 @@ def _messages(kind: str) -> dict[str, tuple[dict[str, Any], Compiled]]:
     for ref in defs[kind]["oneOf"]:
         name = ref["$ref"].rsplit("/", 1)[1]
         type_ = defs[name]["properties"]["type"]
-        entry = (defs[name], Compiled({"$ref": f"#/$defs/{name}", "$defs": defs}))
+        entry = (defs[name], Compiled({"$ref": f"#/$defs/{name}", "$defs": defs}, json_shaped=True))
         for value in type_.get("enum", [type_.get("const")]):
             messages[value] = entry
     return messages
@@ -90,69 +89,13 @@ def compatible(version: str) -> bool:
     return version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
 
 
-def result_to_wire(result: GameResult) -> dict[str, Any]:
-    return {"winner": result.winner, "kind": result.kind, "points": result.points}
-
-
-def result_from_wire(data: dict[str, Any]) -> GameResult:
-    return GameResult(data["winner"], data["kind"], data["points"])
-
-
 def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
-    """The engine's answer to one query, as a protocol message."""
+    """The engine's answer to one query, as a protocol message (the query's entry in messages.QUERIES)."""
     rid = request["id"]
     try:
-        rules = Rules.from_wire(request["rules"])
-        if request["type"] == "opening":
-            cube, match = Cube.from_wire(request.get("cube")), Match.from_wire(request.get("match"))
-            start = _call(
-                engine,
-                "opening",
-                rules,
-                request["dice"],
-                request["game_number"],
-                request["previous_winner"],
-                cube,
-                match,
-            )
-            return {
-                "type": "opening",
-                "id": rid,
-                "starts": start.starts,
-                "dice": None if start.dice is None else list(start.dice),
-                "cube": start.cube.to_wire(),
-            }
-        state = State.from_wire(request["state"])
-        if request["type"] == "may-double":
-            return {"type": "may-double", "id": rid, "allowed": _call(engine, "may_double", state, rules)}
-        if request["type"] == "cube-action":
-            outcome = _call(engine, "cube_action", state, rules, request["response"])
-            reply: dict[str, Any] = {"type": "cube-action", "id": rid, "legal": outcome.legal}
-            if outcome.cube is not None:
-                reply["cube"] = outcome.cube.to_wire()
-            if outcome.result is not None:
-                reply["result"] = result_to_wire(outcome.result)
-            return reply
-        if request["type"] == "match-after-game":
-            after = _call(engine, "match_after_game", state, rules, result_from_wire(request["result"]))
-            return {
-                "type": "match-after-game",
-                "id": rid,
-                "score": dict(zip(SIDES, after.score)),
-                "crawford": after.crawford,
-                "winner": after.winner,
-            }
-        if request["type"] == "next-segment":
-            following = _call(engine, "next_segment", state, rules)
-            return {"type": "next-segment", "id": rid, "next": None if following is None else following.to_wire()}
-        if request["type"] == "legal-plays":
-            return {
-                "type": "plays",
-                "id": rid,
-                "positions": [lay.to_wire() for lay in _call(engine, "legal_plays", state, rules)],
-            }
-        result = _call(engine, "game_result", state, rules)
-        return {"type": "game-result", "id": rid, "result": None if result is None else result_to_wire(result)}
+        query = QUERIES[request["type"]]
+        args = [FIELDS[name].read(request.get(name)) for name in query.params]
+        return {"type": query.reply_type, "id": rid, **query.reply(_call(engine, query.method, *args))}
     except Skip as exc:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:
@@ -217,8 +160,3 @@ def hello_profiles(info: EngineInfo) -> dict[str, Any]:
     if info.reads_switches:
         fields["reads_switches"] = True
     return fields
-
-
-def layouts(game: str, positions: list[dict[str, Any]]) -> list[Layout]:
-    """Positions from an engine's answer, read but not judged: the runner reports an impossible one as a wrong play."""
-    return [Layout.from_wire(game, p, check=False) for p in positions]

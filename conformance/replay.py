@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -28,6 +27,7 @@ from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResu
 from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
+from .reports import say
 from .rules import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
 from .transcripts import Action, Game, Transcript, TranscriptError, read
@@ -350,10 +350,6 @@ def _rules(target: Ruleset | Profile, transcript: Transcript) -> Rules:
             transcript.path, None, f"played without the Crawford rule, which {target.name} has (bg.match.crawford)"
         )
     return target.rules(transcript.options)
-
-
-def say(message: object) -> None:
-    print(f"gammonspec: {message}", file=sys.stderr)
 
 
 def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:

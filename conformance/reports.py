@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shlex
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -24,6 +25,11 @@ from .state import StateError
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def say(message: object) -> None:
+    """One line for the user on stderr, made printable."""
+    print(f"gammonspec: {printable(str(message))}", file=sys.stderr)
 
 
 def printable(text: str) -> str:
@@ -137,8 +143,12 @@ def text(
     return "\n\n".join(parts)
 
 
-def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dict[str, Any]:
+def to_json(
+    outcomes: list[Outcome], info: EngineInfo, restarts: int = 0, shard: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON report; a shard's (`shard`: which one, and the keys of the whole plan) says so, for merging."""
     return {
+        **(shard or {}),
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
         "engine": {"name": info.name, "version": info.version, "rulesets": list(info.rulesets), "restarts": restarts},
         "summary": summary(outcomes),
@@ -164,8 +174,10 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
     }
 
 
-def write_json(path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> None:
-    write_atomically(path, json.dumps(to_json(outcomes, info, restarts), indent=2) + "\n")
+def write_json(
+    path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0, shard: dict[str, Any] | None = None
+) -> None:
+    write_atomically(path, json.dumps(to_json(outcomes, info, restarts, shard), indent=2) + "\n")
 
 
 def write_json_error(path: Path, message: str, stderr: str = "") -> None:

@@ -172,8 +172,10 @@ def _shown(before: Layout, after: Layout, side: Side) -> str:
         return f"position {after.to_wire()}"
 
 
-def _show_result(winner: str | None, kind: str, points: int) -> str:
-    return f"a {kind}, nobody scores" if winner is None else f"{winner} wins {kind}, {points} points"
+def _show_result(result: GameResult) -> str:
+    if result.winner is None:
+        return f"a {result.kind}, nobody scores"
+    return f"{result.winner} wins {result.kind}, {result.points} points"
 
 
 def divide(before: Layout, layouts: Iterable[Layout], side: Side) -> dict[str, int]:
@@ -200,10 +202,9 @@ def judge_result(step: Step, answer: GameResult | None) -> Verdict:
     if expect.get("not_over"):
         want, ok = "game not over", answer is None
     else:
-        r = expect["result"]
-        want = _show_result(r["winner"], r["kind"], r["points"])
-        ok = answer is not None and (answer.winner, answer.kind, answer.points) == (r["winner"], r["kind"], r["points"])
-    got = "game not over" if answer is None else _show_result(answer.winner, answer.kind, answer.points)
+        wanted = GameResult.from_wire(expect["result"])
+        want, ok = _show_result(wanted), answer == wanted
+    got = "game not over" if answer is None else _show_result(answer)
     return Verdict(ok, "" if ok else f"expected {want}; engine says {got}")
 
 
@@ -215,7 +216,7 @@ def judge_opening(step: Step, answer: Opening) -> Verdict:
     if "dice" in step.expect:
         want["dice"] = norm(step.expect["dice"])
     if "cube" in step.expect:
-        want["cube"] = Cube(step.expect["cube"]["value"], step.expect["cube"].get("owner"))
+        want["cube"] = Cube.from_wire(step.expect["cube"])
     got = {"starts": answer.starts, "dice": norm(answer.dice), "cube": answer.cube}
     wrong = {k: v for k, v in want.items() if got[k] != v}
     return Verdict(not wrong, "" if not wrong else f"opening: expected {want}, engine says {got}")
@@ -244,15 +245,14 @@ def judge_double(step: Step, answer: CubeOutcome) -> Verdict:
             f"expected the double ({step.response}) to be {'legal' if expect.get('legal', True) else 'illegal'}"
         )
     if answer.legal and "cube" in expect:
-        want = Cube(expect["cube"]["value"], expect["cube"].get("owner"))
+        want = Cube.from_wire(expect["cube"])
         if answer.cube != want:
             problems.append(f"expected cube {want.value} owned by {want.owner or 'nobody'}, engine says {answer.cube}")
     if answer.legal and "result" in expect:
-        r = expect["result"]
-        got = answer.result
-        if got is None or (got.winner, got.kind, got.points) != (r["winner"], r["kind"], r["points"]):
-            shown = "no result" if got is None else _show_result(got.winner, got.kind, got.points)
-            problems.append(f"expected {_show_result(r['winner'], r['kind'], r['points'])}, engine says {shown}")
+        wanted, got = GameResult.from_wire(expect["result"]), answer.result
+        if got != wanted:
+            shown = "no result" if got is None else _show_result(got)
+            problems.append(f"expected {_show_result(wanted)}, engine says {shown}")
     return Verdict(not problems, "; ".join(problems))
 
 
@@ -285,8 +285,7 @@ def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) 
         return judge_double(step, engine.cube_action(step.state, rules, step.response))
     if step.kind == "next-game":
         assert step.outcome is not None
-        result = GameResult(step.outcome["winner"], step.outcome["kind"], step.outcome["points"])
-        return judge_match(step, engine.match_after_game(step.state, rules, result))
+        return judge_match(step, engine.match_after_game(step.state, rules, GameResult.from_wire(step.outcome)))
     assert step.opening is not None
     o, state = step.opening, step.state
     return judge_opening(

@@ -11,15 +11,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .notation import parse
-from .state import CHECKERS, HEAD, Cube, Layout, Match, Segment, Side, State, TurnContext, other, start_layout
+from .state import CHECKERS, Cube, Layout, Match, Segment, Side, State, TurnContext, head_moves, other, start_layout
 from .steps import Step, expected_next, plays_step, resolve, result_step
 from .yamlio import DataError, LineDict, locate
-
-
-def _head_moves(play: str) -> int:
-    """Checkers a play takes off the head (the 24-point)."""
-    return sum(1 for path in parse(play) if path[0][0] == HEAD)
 
 
 @dataclass
@@ -66,7 +60,7 @@ class _Walk:
         checked = Step("opening", self.state(self.turn or "white"), expect, line, opening=opening)
         self.turn = expect.get("starts", self.turn)
         if "cube" in expect:
-            self.cube = Cube(expect["cube"]["value"], expect["cube"].get("owner"))
+            self.cube = Cube.from_wire(expect["cube"])
         return checked
 
     def play(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
@@ -82,8 +76,8 @@ class _Walk:
             made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)
             played_to = made[step["play"]]
             checked = replace(checked, play=(step["play"], played_to))
+            self.head += 0 if passed else head_moves(self.layout, played_to, player)
             self.layout = played_to
-            self.head += 0 if passed else _head_moves(step["play"])
         elif not expect.get("no_play"):
             raise self.fail(line, "a turn needs the 'play' made (or expect no_play)")
         if "next" in step:
@@ -105,7 +99,7 @@ class _Walk:
             raise self.fail(locate(self.raw, *at, "expect"), "a double step expects legal, cube or result")
         checked = Step("double", self.state(self.turn), expect, line, response=step["double"])
         if "cube" in expect:
-            self.cube = Cube(expect["cube"]["value"], expect["cube"]["owner"])
+            self.cube = Cube.from_wire(expect["cube"])
         if "result" in expect:
             self.result = expect["result"]
         return checked

@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .games import CHECKERS, GAME_DATA, HOME
+from .games import CHECKERS, GAME_DATA, HEAD, HOME
 from .rules import game_hitting
 
 Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
 GAMES = tuple(GAME_DATA)
-HEAD = 24  # the Narde head, in each side's own numbering (games.Game.head)
 
 
 class StateError(ValueError):
@@ -148,6 +147,11 @@ def standing_six_block(layout: Layout) -> str:
     return ""
 
 
+def head_moves(before: Layout, after: Layout, side: Side) -> int:
+    """Checkers `side` took off its head (its 24-point, games.HEAD) between two layouts of one turn."""
+    return before.points(side)[HEAD - 1] - after.points(side)[HEAD - 1]
+
+
 @dataclass(frozen=True)
 class TurnContext:
     """What the rules need to know about the turn beyond the checkers (conventions: turn context)."""
@@ -242,15 +246,17 @@ class Match:
 
     @classmethod
     def from_wire(cls, data: Any) -> Match:
+        """A match as the protocol carries it and a case states it (a score left out is 0)."""
         if data is None:
             return cls()
         try:
+            score = data.get("score", {})
             match = cls(
                 int(data["length"]),
-                (int(data["score"]["white"]), int(data["score"]["black"])),
+                (int(score.get("white", 0)), int(score.get("black", 0))),
                 bool(data.get("crawford", False)),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateError(f"malformed match: {exc!r}") from None
         if match.length < 0 or min(match.score) < 0 or (match.length and max(match.score) >= match.length):
             raise StateError(f"impossible match {data!r}: a match in progress has both scores below its length")

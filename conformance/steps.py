@@ -88,7 +88,7 @@ def expected_next(data: dict[str, Any] | None, owner: Side) -> Segment | None:
     """A step's expected next segment (`next: null` ends the turn)."""
     if data is None:
         return None
-    return Segment(owner, tuple(data["numbers"]), bool(data.get("passed", False)))
+    return Segment.from_wire({"owner": owner, **data})
 
 
 def numbers(state: State) -> tuple[int, ...]:

@@ -34,19 +34,10 @@ from .engine import (
     Opening,
     Skip,
 )
-from .protocol import (
-    MAX_LINE,
-    ProtocolError,
-    compatible,
-    decode,
-    encode,
-    layouts,
-    result_from_wire,
-    result_to_wire,
-    unknown_fields,
-)
+from .messages import FIELDS, QUERIES
+from .protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
 from .rules import Rules
-from .state import Cube, Layout, Match, Segment, Side, State
+from .state import Layout, Segment, State
 from .yamlio import DataError
 
 __all__ = ["EngineFailure", "SubprocessEngine"]
@@ -255,22 +246,25 @@ class SubprocessEngine:
             self._fail(f"answer not read and checked within {limit:g} s")
         return value
 
-    def _ask(self, kind: str, rules: Rules, convert: Callable[[dict[str, Any]], T], **fields: Any) -> T:
+    def _ask(self, kind: str, *args: Any) -> Any:
+        """Ask query `kind` (messages.QUERIES) with the engine method's arguments; its answer, read."""
         if self._proc is None or self._proc.poll() is not None:
             began = time.perf_counter()
             try:
                 self._start()
             finally:
                 self.startup_seconds += time.perf_counter() - began
+        query = QUERIES[kind]
+        named = dict(zip(query.params, args))
         self._next_id += 1
         rid = str(self._next_id)
-        request = {"type": kind, "id": rid, "rules": rules.to_wire(), **fields}  # schema-valid by construction (tests)
-        wanted = "plays" if kind == "legal-plays" else kind
+        # schema-valid by construction (tests), never checked again here
+        request = {"type": kind, "id": rid, **{name: FIELDS[name].write(value) for name, value in named.items()}}
 
-        def checked(reply: dict[str, Any]) -> T:
-            if reply["type"] != wanted:
+        def checked(reply: dict[str, Any]) -> Any:
+            if reply["type"] != query.reply_type:
                 self._fail(f"engine answered a {kind} request with {reply['type']!r}")
-            return convert(reply)
+            return query.answer(reply, named)
 
         reply: Any = self._exchange(request, rid, self.timeout, self.label, checked)
         if isinstance(reply, dict) and reply.get("type") == "skip":
@@ -287,51 +281,26 @@ class SubprocessEngine:
         return self._info
 
     def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        return self._ask("legal-plays", rules, lambda r: layouts(state.game, r["positions"]), state=state.to_wire())
+        return self._ask("legal-plays", state, rules)
 
     def next_segment(self, state: State, rules: Rules) -> Segment | None:
-        return self._ask("next-segment", rules, lambda r: Segment.from_wire(r["next"]), state=state.to_wire())
+        return self._ask("next-segment", state, rules)
 
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
-        def result(reply: dict[str, Any]) -> GameResult | None:
-            return None if reply["result"] is None else result_from_wire(reply["result"])
+        return self._ask("game-result", state, rules)
 
-        return self._ask("game-result", rules, result, state=state.to_wire())
-
-    def opening(
-        self,
-        rules: Rules,
-        dice: dict[str, int],
-        game_number: int,
-        previous_winner: Side | None,
-        cube: Cube,
-        match: Match,
-    ) -> Opening:
-        reply = self._ask(
-            "opening",
-            rules,
-            dict,
-            dice=dice,
-            game_number=game_number,
-            previous_winner=previous_winner,
-            cube=cube.to_wire(),
-            match=match.to_wire(),
-        )
-        dice_played = None if reply["dice"] is None else tuple(reply["dice"])
-        return Opening(reply["starts"], dice_played, Cube.from_wire(reply.get("cube", cube.to_wire())))
+    def opening(self, *args: Any) -> Opening:
+        """opening(rules, dice, game_number, previous_winner, cube, match), as engine.Engine has it."""
+        return self._ask("opening", *args)
 
     def may_double(self, state: State, rules: Rules) -> bool:
-        return self._ask("may-double", rules, dict, state=state.to_wire())["allowed"]
+        return self._ask("may-double", state, rules)
 
     def cube_action(self, state: State, rules: Rules, response: str) -> CubeOutcome:
-        reply = self._ask("cube-action", rules, dict, state=state.to_wire(), response=response)
-        cube = Cube.from_wire(reply["cube"]) if "cube" in reply else None
-        result = result_from_wire(reply["result"]) if reply.get("result") else None
-        return CubeOutcome(reply["legal"], cube, result)
+        return self._ask("cube-action", state, rules, response)
 
     def match_after_game(self, state: State, rules: Rules, result: GameResult) -> MatchOutcome:
-        reply = self._ask("match-after-game", rules, dict, state=state.to_wire(), result=result_to_wire(result))
-        return MatchOutcome((reply["score"]["white"], reply["score"]["black"]), reply["crawford"], reply["winner"])
+        return self._ask("match-after-game", state, rules, result)
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:

@@ -7,12 +7,12 @@ here; what the suite builds itself is valid by construction and never checked ag
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 import fastjsonschema
-import jsonschema
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 
@@ -24,32 +24,67 @@ def schema(name: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "$id"}
 
 
-class Compiled:
-    """A schema compiled once; `failure` is None for valid data, else the most telling violation, worded."""
+try:  # a validator in Rust, where a wheel of it is installed (pyproject: the platforms that have one)
+    import jsonschema_rs
+except ImportError:  # pragma: no cover - elsewhere the pure-Python compiled validator serves alone
+    jsonschema_rs = None
 
-    def __init__(
-        self, definition: dict[str, Any], wording: type[jsonschema.Validator] = jsonschema.Draft202012Validator
-    ):
-        self.check = fastjsonschema.compile(definition)
-        self._definition, self._wording = definition, wording
+
+def _compile(definition: dict[str, Any], json_shaped: bool) -> Callable[[Any], str | None]:
+    """A check that gives None for valid data, else what it found.  JSON-shaped data (string keys: protocol
+    messages) goes to jsonschema-rs when it is installed, five to ten times faster; anything else (and
+    everything without it) to fastjsonschema."""
+    if json_shaped and jsonschema_rs is not None:
+        valid = jsonschema_rs.validator_for(definition).is_valid
+        return lambda data: None if valid(data) else "not valid by the schema"
+    check = fastjsonschema.compile(definition)
+
+    def problem(data: Any) -> str | None:
+        try:
+            check(data)
+        except (fastjsonschema.JsonSchemaException, TypeError) as exc:
+            return str(exc)
+        return None
+
+    return problem
+
+
+class Compiled:
+    """A schema compiled once; `failure` is None for valid data, else the most telling violation, worded.
+
+    `strict_integers`: the wording validator takes 6.0 for no integer (YAML case files, where a fraction is
+    always a mistake); the compiled check cannot tell, so the loader asks `worded` when data holds a float."""
+
+    def __init__(self, definition: dict[str, Any], strict_integers: bool = False, json_shaped: bool = False):
+        self.problem = _compile(definition, json_shaped)
+        self._definition, self._strict = definition, strict_integers
 
     @cached_property
-    def words(self) -> jsonschema.Validator:
-        """The wording validator, built on the first failure only."""
-        return self._wording(self._definition)
+    def words(self) -> Any:
+        """The wording validator (jsonschema, imported and built on the first failure only)."""
+        import jsonschema
 
-    def failure(self, data: Any) -> tuple[list[Any], str, jsonschema.ValidationError | None] | None:
+        cls = jsonschema.Draft202012Validator
+        if self._strict:
+            integer = lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)  # noqa: E731
+            cls = jsonschema.validators.extend(cls, type_checker=cls.TYPE_CHECKER.redefine("integer", integer))
+        return cls(self._definition)
+
+    def worded(self, data: Any) -> Any:
+        """jsonschema's most telling error for `data`, or None."""
+        import jsonschema
+
+        return jsonschema.exceptions.best_match(self.words.iter_errors(data))
+
+    def failure(self, data: Any) -> tuple[list[Any], str, Any] | None:
         """(path, message, jsonschema's error if it words one) for invalid data; None when valid."""
-        try:
-            self.check(data)
+        problem = self.problem(data)
+        if problem is None:
             return None
-        except (fastjsonschema.JsonSchemaException, TypeError) as exc:
-            failed: Exception = exc
-        error = jsonschema.exceptions.best_match(self.words.iter_errors(data))
+        error = self.worded(data)
         if error is not None:
             return list(error.absolute_path), error.message, error
-        path = getattr(failed, "path", ["data"])[1:]  # fastjsonschema's path starts at "data"
-        return list(path), str(failed), None
+        return [], problem, None  # the wording validator finds nothing: the compiled one decides
 
 
 @cache

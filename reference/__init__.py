@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gammonspec.conformance import __version__
 from gammonspec.conformance.engine import CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening
 from gammonspec.conformance.rules import Rules, rulesets
-from gammonspec.conformance.state import Cube, Layout, Match, Segment, Side, State
+from gammonspec.conformance.state import Layout, Segment, State
 
 from .cube import cube_action, match_after_game, may_double
 from .movegen import SegmentPlays, search
@@ -16,11 +18,12 @@ from .scoring import game_result
 class ReferenceEngine:
     """gammonspec's own engine; it passes the whole suite, and plays whatever switch values a request carries."""
 
+    # the last move search (set per instance on first use; a class default, so a subclass with its own
+    # __init__ need not call this one)
+    _last: tuple[State, Rules, SegmentPlays] | None = None
+
     def info(self) -> EngineInfo:
         return EngineInfo("gammonspec-reference", __version__, tuple(rulesets()), reads_switches=True)
-
-    def __init__(self) -> None:
-        self._last: tuple[State, Rules, SegmentPlays] | None = None
 
     def segment_plays(self, state: State, rules: Rules) -> SegmentPlays:
         """The move search of one segment, kept for the next query: legal-plays and next-segment of the same
@@ -39,16 +42,9 @@ class ReferenceEngine:
     def game_result(self, state: State, rules: Rules) -> GameResult | None:
         return game_result(state, rules)
 
-    def opening(
-        self,
-        rules: Rules,
-        dice: dict[str, int],
-        game_number: int,
-        previous_winner: Side | None,
-        cube: Cube,
-        match: Match,
-    ) -> Opening:
-        return opening(rules, dice, game_number, previous_winner, cube, match)
+    def opening(self, *args: Any) -> Opening:
+        """opening(rules, dice, game_number, previous_winner, cube, match), as engine.Engine has it."""
+        return opening(*args)
 
     def may_double(self, state: State, rules: Rules) -> bool:
         return may_double(state, rules)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gammonspec.conformance.engine import GameResult
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, State, other
@@ -42,11 +44,15 @@ def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
     return "mars", 2
 
 
-def mutual_block(layout: Layout) -> bool:
-    """Both home boards full (all six points held) and both sides still in their first quarter (19-24).
+def walled_in(points: Sequence[int]) -> bool:
+    """A side's home board full (all six points held) with a checker of it still in its first quarter (19-24);
+    `points` are its 24 counts in its own numbering.  cn.draw.both-blocked, when it holds for both sides."""
+    return all(points[:6]) and any(points[18:24])
 
-    cn.draw.both-blocked: neither side can ever pass the other's home board."""
-    return all(all(layout.points(side)[:6]) and any(layout.points(side)[18:24]) for side in SIDES)
+
+def mutual_block(layout: Layout) -> bool:
+    """Both sides walled in: neither can ever pass the other's home board.  cn.draw.both-blocked."""
+    return all(walled_in(layout.points(side)) for side in SIDES)
 
 
 def game_over(layout: Layout, rules: Rules) -> bool:

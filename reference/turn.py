@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import HEAD, Layout, State
+from gammonspec.conformance.state import Layout, State, head_moves
 
 from .movegen import search
 from .scoring import game_over
@@ -33,7 +33,7 @@ def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
                     continue
                 head = owner_head
                 if owner_plays:
-                    head += current.layout.points(current.turn)[HEAD - 1] - layout.points(current.turn)[HEAD - 1]
+                    head += head_moves(current.layout, layout, current.turn)
                 context = replace(current.context, head_moves=0 if after.passed else head)
                 following.add(
                     (replace(current, layout=layout, turn=after.player, segment=after, context=context), head)

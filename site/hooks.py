@@ -21,23 +21,23 @@ import yaml
 from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.contested import contests, game_rulesets, why_none
-from gammonspec.conformance.coverage import cases_by_rule, clauses
+from gammonspec.conformance.coverage import HEADING, cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
-from gammonspec.conformance.links import link_line, switch_clause
+from gammonspec.conformance.links import link_line, link_rule_ids, switch_clause
 from gammonspec.conformance.matrix import MARKER
+from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
-_HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.*)$", re.M)
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
 OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
 .after figure { margin: 0; }
-.md-typeset table:not([class]) td, .md-typeset table:not([class]) th { white-space: nowrap; }
+.md-typeset table:not([class]) td code { white-space: nowrap; word-break: keep-all; }  /* names never break */
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
 .matrix { overflow-x: auto; max-width: 100%; }
@@ -263,7 +263,7 @@ def _index(game: str, cases: list[Case]) -> str:
                 board(case.state, case.title, 190),
                 "",
                 f"`{case.id}` · rules: {_rule_links(case.rules)} · drawn in full under its clause: {where}  ",
-                f"*Derivation:* {_text(case.derivation)}",
+                f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
                 "",
             ]
     return "\n".join(lines)
@@ -301,6 +301,16 @@ def badge(report: dict[str, Any]) -> str:
     return json.dumps(data)
 
 
+def _identified(report: dict[str, Any]) -> str:
+    """The profile `identify` finds closest, per game, and the ruleset it was asked as when that differs."""
+    out = []
+    for found in report.get("identified") or []:
+        if isinstance(found, dict) and found.get("closest_profile"):
+            closest, asked = found["closest_profile"], found.get("asked_as")
+            out.append(f"`{closest}`" + (f" (asked as `{asked}`)" if asked and asked != closest else ""))
+    return "<br>".join(out) or "—"
+
+
 def results_page(found: list[dict[str, Any]]) -> str:
     """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
     by_id = {case.id: case for case in suite()}
@@ -311,28 +321,31 @@ def results_page(found: list[dict[str, Any]]) -> str:
         "Each engine's JSON report (`gammonspec report`), dated, with the suite version it ran.",
         "",
     ]
-    lines += ["| engine | version | date | suite | identified | badge | " + " | ".join(f"`{n}`" for n in names) + " |"]
-    lines += ["|---|---|---|---|---|---|" + "---|" * len(names)]
+    engines = [r["engine"]["name"] for r in found]
+    lines += ['<div class="results" markdown>', "", "| engine | identified | badge | version | suite | date |"]
+    lines += ["|---|---|---|---|---|---|"]
     failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    counts: dict[str, dict[str, Counter[str]]] = {n: {} for n in names}
     for r in found:
         engine = r["engine"]["name"]
-        counts = {n: Counter() for n in names}
         for res in r["results"]:
-            counts.setdefault(res["ruleset"], Counter())[res["status"]] += 1
+            counts.setdefault(res["ruleset"], {}).setdefault(engine, Counter())[res["status"]] += 1
             if res["status"] in ("failed", "errored"):
                 for rule in res["rules"]:
                     failing.setdefault(rule, []).append((engine, res))
-        cells = [
-            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗ · {c['skipped']} skipped" if sum(c.values()) else "—"
-            for c in (counts[n] for n in names)
-        ]
-        profiles = [i.get("closest_profile", "") for i in r.get("identified") or [] if isinstance(i, dict)]
-        ident = ", ".join(f"`{p}`" for p in profiles if p) or "—"
         lines.append(
-            f"| {engine} | {r['engine'].get('version', '')} | {r.get('date', '')} | {r['suite']['version']} | "
-            f"{ident} | "
-            f"[endpoint](badges/{engine}.json) | " + " | ".join(cells) + " |"
+            f"| {engine} | {_identified(r)} | [endpoint](badges/{engine}.json) | {r['engine'].get('version', '')} | "
+            f"{r['suite']['version']} | {r.get('date', '')} |"
         )
+    lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset:", ""]
+    lines += ["| ruleset | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
+    for name in names:
+        cells = [
+            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗<br>{c['skipped']} skipped" if c else "—"
+            for c in (counts[name].get(engine, Counter()) for engine in engines)
+        ]
+        lines.append(f"| {ruleset_link(name)} | " + " | ".join(cells) + " |")
+    lines += ["", "</div>"]
     lines += ["", "## Failures by rule", ""]
     if not failing:
         lines.append("No engine fails a case.")
@@ -438,7 +451,7 @@ def _answer(case: Case) -> list[str]:
     ]
     if case.options:
         lines += [f"Options: {_options(case)}", ""]
-    return [*lines, *_outcome(case), f"*Derivation:* {_text(case.derivation)}", ""]
+    return [*lines, *_outcome(case), f"*Derivation:* {link_rule_ids(_text(case.derivation))}", ""]
 
 
 def same_position_page() -> str:
@@ -562,7 +575,10 @@ def home() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     checking = readme.split("## Checking your engine", 1)[1].split("```", 2)[1]
     start = State(start_layout("backgammon"), "white", (3, 1))
-    sets = [f"| `{rs.name}` | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |" for rs in rulesets().values()]
+    sets = [
+        f"| {ruleset_link(rs.name)} | {GAME_TITLES[rs.game]} | `{rs.source}` | {rs.summary} |"
+        for rs in rulesets().values()
+    ]
     return [
         "",
         board(start, "The backgammon starting position, white to play 3-1"),
@@ -594,6 +610,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.src_uri == "disagreements.md":
         page.meta["hide"] = ["navigation", "toc"]  # the matrix gets the full width
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
+    markdown = markdown.replace("<!-- perft-tables -->", tables_markdown())
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []
@@ -611,7 +628,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         if fenced:
             out.append(line)
             continue
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if line.startswith("#"):
             flush()
             current = heading["id"] if heading else None

@@ -770,4 +770,44 @@ FAULTS: list[Fault] = [
         ("matrix", "--game"),
         "gammonspec matrix: argument --game: expected one argument (see gammonspec matrix --help)",
     ),
+    _usage(
+        "replay-no-file",
+        ("replay",),
+        "gammonspec replay: the following arguments are required: FILE (see gammonspec replay --help)",
+    ),
+    _usage(
+        "replay-unreadable-transcript",
+        ("replay", "{tmp}/match.mat"),
+        "gammonspec: {tmp}/match.mat:5: cannot read '31' at column 6 (expected a roll like '31:' and its moves,"
+        " 'Doubles => 2', 'Takes', 'Drops' or 'Wins 1 point')",
+        {"match.mat": " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31 x\n"},
+    ),
+    _usage(
+        "replay-sgf-not-backgammon",
+        ("replay", "{tmp}/go.sgf"),
+        "gammonspec: {tmp}/go.sgf:1: not a backgammon game (GM[6])",
+        {"go.sgf": "(;GM[1]SZ[19];B[pd])\n"},
+    ),
+    _usage(
+        "replay-narde-ruleset",
+        ("replay", "--ruleset", "narde-guide", "{tmp}/m.mat"),
+        "gammonspec: no backgammon ruleset or profile selected (narde-guide): transcripts are backgammon matches;"
+        " Narde and Crazy Narde have no transcript format to replay",
+        {"m.mat": " 1 point match\n"},
+    ),
+    _check(
+        "unclear-message",
+        "fuzz-draft-in-a-suite",
+        _g(("    title: a title\n", "    title: a title\n    draft: fuzz\n")),
+        6,
+        "case one: a draft found by fuzzing (draft: fuzz) is not a case yet: confirm its expectation by hand or by an"
+        " independent method, write that in its derivation and remove 'draft'",
+    ),
+    _usage(
+        "fuzz-unknown-kind",
+        ("fuzz", "--kinds", "nope"),
+        "gammonspec fuzz: argument --kinds: unknown kind nope (kinds: contact, bar, bear-off, stragglers, race, prime,"
+        " first-turn, playout, head, mid, home, late, block, wide, few, frozen, near-draw, chain, passed, ended)"
+        " (see gammonspec fuzz --help)",
+    ),
 ]

@@ -1,8 +1,8 @@
-"""A deliberately simple, brute-force enumerator of legal Crazy Narde plays: a test oracle.
+"""A deliberately simple, brute-force enumerator of legal plays in the Narde family: a test oracle.
 
-It shares no code with the reference engine.  It extends the independent Narde enumerator
-(tests/independent_narde.py, from which it takes only the six-block test) with the Crazy Narde rules,
-read straight from spec/crazy-narde.md, and is written to be read, not to be fast.
+It shares no code with the reference engine.  It follows the rules of spec/narde.md and
+spec/crazy-narde.md literally, reading the switch values of the request, and is written to be read,
+not to be fast.  A Narde turn is one segment (`legal_results`); a Crazy Narde turn may have several.
 
 One segment (cn.turns.segments) is played like one Narde roll:
 
@@ -33,7 +33,6 @@ from itertools import permutations
 
 from gammonspec.conformance.rules import Rules
 from gammonspec.conformance.state import Layout, Segment, TurnContext, mirror, other
-from independent_narde import forbidden_block
 
 HEAD = 24
 CHECKERS = 15
@@ -81,6 +80,15 @@ def step(game: str, mine: tuple[int, ...], off: int, theirs: tuple[int, ...], p:
         if any(mine[q - 1] for q in range(p + 1, 7)):  # a higher number: only from the highest point
             return None
     return tuple(new), off + 1
+
+
+def forbidden_block(game: str, mine: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
+    """Six consecutive points held (in the opponent's numbering) with no opposing checker ahead."""
+    held = {mirror(game, p) for p in range(1, 25) if mine[p - 1]}
+    for low in range(1, 20):
+        if all(q in held for q in range(low, low + 6)) and not any(theirs[q - 1] for q in range(1, low)):
+            return True
+    return False
 
 
 def walled_in(mine: tuple[int, ...]) -> bool:
@@ -156,7 +164,9 @@ def kept_plays(layout: Layout, side: str, numbers, dice, context: TurnContext, r
         return True
 
     ok = [t for t in all_plays(game, mine, off, theirs, their_off, list(numbers), rules) if allowed(t)]
-    most = max(len(t[2]) for t in ok)  # the empty play is always there
+    if not ok:  # the context has used more head moves than the turn allows: nothing is played
+        return [(mine, off, (), 0)]
+    most = max(len(t[2]) for t in ok)
     kept = [t for t in ok if len(t[2]) == most]
     if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
         higher = [t for t in kept if t[2][0] == max(numbers)]
@@ -192,6 +202,12 @@ def segment_results(
         result_layout(layout, side, t[0], t[1]).key()
         for t in kept_plays(layout, side, numbers, dice, context, rules, passed)
     }
+
+
+def legal_results(layout: Layout, side: str, dice: tuple[int, int], context: TurnContext, rules: Rules) -> set[str]:
+    """The Layout.key() texts of every position a legal play of a fresh roll leaves (a whole Narde turn,
+    or a Crazy Narde turn's first segment)."""
+    return segment_results(layout, side, numbers_of(dice), dice, context, rules, passed=False)
 
 
 def unplayed(numbers, kept: list) -> tuple[int, ...]:

@@ -31,7 +31,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from gammonspec.conformance.generators import STYLES, styled_layout
+from gammonspec.conformance.generators import STYLES, passed_numbers, styled_layout
 from gammonspec.conformance.rules import Rules, rulesets
 from gammonspec.conformance.state import (
     CHECKERS,
@@ -109,15 +109,7 @@ def random_segment(rng: random.Random, layout: Layout, rules):
         return owner, owner, dice, TurnContext(first, rolls, heads), Segment(owner, numbers, False), numbers, False
     # a passed segment: the owner's leftovers, played by the other side with a random context
     context = TurnContext(rng.random() < 0.3, rolls, 0)  # the harness: no head moves charged to it
-    shape = rng.choice(["double", "double", "single", "both"])
-    if shape == "double":
-        d = rng.randint(1, 6)
-        e = rng.randint(d, 6)  # from the roll d-d itself or from a later double of its chain
-        dice, numbers = (d, d), (e,) * rng.randint(1, 4)
-    else:
-        a, b = rng.sample(range(1, 7), 2)
-        dice = (a, b)
-        numbers = (a,) if shape == "single" else (a, b)
+    dice, numbers = passed_numbers(rng)
     return owner, other(owner), dice, context, Segment(owner, numbers, True), numbers, True
 
 

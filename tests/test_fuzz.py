@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
+import sys
 from dataclasses import replace
 
 import pytest
+from conftest import ENGINES
 from gammonspec.conformance import cli, fuzz, fuzz_report, generators
 from gammonspec.conformance.cases import load, read_file
 from gammonspec.conformance.rules import rulesets
 from gammonspec.conformance.runner import run_one
 from gammonspec.conformance.state import Layout, State, TurnContext
 from gammonspec.reference import ReferenceEngine
-from mutant_engines import MutantEngine
+from mutant_engine import MutantEngine
 
 # One mutant per rule class, the ruleset it is fuzzed under, the aspect it gets wrong, and the most points a side
 # may hold once shrunk (a six-block needs six).
@@ -124,7 +127,7 @@ def test_drafts_are_refused_in_a_suite_with_a_located_error(tmp_path, capsys) ->
 
 def test_fuzz_command(tmp_path, capsys) -> None:
     out, report = tmp_path / "drafts", tmp_path / "fuzz.json"
-    args = ["fuzz", "-q", "--engine", "mutant_engines:BarIgnored", "--ruleset", "backgammon", "--count", "40"]
+    args = ["fuzz", "-q", "--engine", "mutant_engine:BarIgnored", "--ruleset", "backgammon", "--count", "40"]
     assert cli.main([*args, "--seed", "1", "--out", str(out), "--json", str(report)]) == 1
     printed = capsys.readouterr().out
     data = json.loads(report.read_text())
@@ -150,9 +153,30 @@ def status(argv: list[str]) -> int:
         (["--ruleset", "chess"], "unknown ruleset chess"),
         (["--engine", "fake_engines:NoSuchClass"], "cannot load engine"),
         (["--kinds", "chain", "--ruleset", "backgammon"], "no kind of state selected applies"),
+        (["--out", f"{__file__}/drafts"], "--out: " + __file__ + " is not a folder that can be written"),
     ],
 )
 def test_fuzz_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
     assert status(["fuzz", "-q", "--count", "5", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
+
+
+@pytest.mark.parametrize("fake", ["DropOne", "ExtraPlay"])
+def test_fuzz_finds_the_fake_engines_faults(fake: str) -> None:
+    import fake_engines
+
+    campaign = fuzz.fuzz(getattr(fake_engines, fake)(), [rulesets()["backgammon"]], seed=1, count=30, max_failures=1)
+    assert campaign.failures and campaign.failures[0].aspect == "plays"
+    assert (fake == "DropOne") == bool(
+        campaign.failures[0].expected.values["plays"] - campaign.failures[0].got.values["plays"]
+    )
+
+
+def test_fuzz_over_the_protocol(tmp_path, capsys) -> None:
+    """The mutant as a process speaking the protocol: found and reported as in process."""
+    command = f"{shlex.quote(sys.executable)} {ENGINES / 'mutant_engine.py'} no-head-limit"
+    argv = ["fuzz", "-q", "--engine-cmd", command, "--ruleset", "narde-guide", "--count", "5", "--out", str(tmp_path)]
+    assert cli.main(argv) == 1
+    out = capsys.readouterr().out
+    assert "the engine plays as if head-rule=none" in out and "reference with mutant no-head-limit" in out

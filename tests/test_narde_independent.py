@@ -1,6 +1,6 @@
 """Property test: the reference engine's Narde move generator against an independent brute force.
 
-tests/independent_narde.py enumerates every ordering of the numbers and every choice of checker, then
+tests/independent_crazy.py (the Narde family's enumerator) enumerates every ordering of the numbers and every choice of checker, then
 filters whole turns by the rules; it shares no code with the reference engine.  For random valid
 Narde positions (many checkers on the head, mid-game, bearing off, nearly-built six-blocks), random
 rolls and random turn contexts, under both Narde rulesets, the two must give the same set of
@@ -20,7 +20,7 @@ from gammonspec.conformance.generators import styled_layout
 from gammonspec.conformance.rules import rulesets
 from gammonspec.conformance.state import CHECKERS, HEAD, Layout, TurnContext
 from gammonspec.reference.movegen import legal_plays
-from independent_narde import legal_results
+from independent_crazy import legal_results
 
 N = int(os.environ.get("GAMMONSPEC_PROPERTY_N", "1500"))
 SEED = int(os.environ.get("GAMMONSPEC_PROPERTY_SEED", "20240607"))

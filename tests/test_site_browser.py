@@ -59,8 +59,8 @@ def server(built: Path) -> Iterator[str]:  # noqa: F811
     httpd.shutdown()
 
 
-def _open(browser: object, url: str, width: int = 1280) -> tuple[object, list[str]]:
-    page = browser.new_page(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
+def _open(browser: object, url: str, width: int = 1280, scheme: str = "light") -> tuple[object, list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)  # type: ignore[attr-defined]
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -69,6 +69,7 @@ def _open(browser: object, url: str, width: int = 1280) -> tuple[object, list[st
 
 
 PAGES = ["", "backgammon/", "narde/", "crazy-narde/", "disagreements/", "switches/", "cases-narde/", "results/"]
+PAGES += ["rulesets/", "changelog/"]  # same-position/ is opened by its own test below
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -107,6 +108,74 @@ def test_matrix_has_no_overflow_at_400px(browser: object, server: str) -> None:
     home, _ = _open(browser, f"{server}/")
     home.screenshot(path=str(SCREENS / "home.png"))
     home.close()
-    results, _ = _open(browser, f"{server}/results/")
-    results.screenshot(path=str(SCREENS / "results.png"))
-    results.close()
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+def test_results_identified_column_is_in_view(browser: object, server: str, width: int) -> None:
+    page, _ = _open(browser, f"{server}/results/", width=width)
+    right = page.evaluate(
+        """() => Math.max(...[...document.querySelectorAll('.results table')[0].rows]
+              .map(r => r.cells[1].getBoundingClientRect().right))"""
+    )
+    assert 0 < right <= width, f"the identified column ends at {right} px of {width}"
+    page.screenshot(path=str(SCREENS / f"results-{width}px.png"))
+    page.close()
+
+
+def test_same_position_page_draws_each_ruleset_side_by_side(browser: object, server: str) -> None:
+    page, errors = _open(browser, f"{server}/same-position/#head-exception")
+    tops = page.evaluate(
+        """() => [...document.querySelectorAll('.rulesets')].map(
+              g => [...g.children].map(c => Math.round(c.getBoundingClientRect().top)))"""
+    )
+    assert tops and all(len(set(row)) == 1 and len(row) >= 2 for row in tops), tops  # columns share one top
+    page.screenshot(path=str(SCREENS / "same-position.png"))
+    assert errors == []
+    page.close()
+
+
+def _luminance(rgb: list[float]) -> float:
+    """WCAG relative luminance of an sRGB colour (0-255 channels)."""
+    c = [v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb[:3]]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def _contrast(a: list[float], b: list[float]) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_boards_read_in_the_dark_scheme(browser: object, server: str) -> None:
+    """In Material's dark scheme the board keeps its own felt: the felt stands out from the dark page, and the
+    checkers from the felt (pixels read from the home page's starting position as the browser drew it)."""
+    from gammonspec.conformance import diagram as d
+
+    page, errors = _open(browser, f"{server}/", scheme="dark")
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    spots = {  # the starting position, white on roll: black's 6 is white's 19 (top), white's 6 at the bottom
+        "felt": (d.x_of(2), d.TOP + d.HALF + d.GAP / 2),
+        "black": (d.x_of(d.column(19)), d.TOP + d.R + 1),
+        "white": (d.x_of(d.column(6)), d.TOP + d.BOARD_H - d.R - 1),
+        "frame": (d.WIDTH / 2, d.HEIGHT - 4),
+    }
+    colours = page.evaluate(
+        r"""async (spots) => {
+          const img = document.querySelector('img[src*="boards/"]');
+          img.loading = 'eager'; await img.decode();
+          const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+          const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+          const out = {};
+          for (const [k, [x, y]] of Object.entries(spots)) out[k] = [...g.getImageData(x, y, 1, 1).data];
+          const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+          return {...out, page: bg};
+        }""",
+        spots,
+    )
+    assert _luminance(colours["page"]) < 0.05, colours  # the dark scheme is on
+    assert _contrast(colours["felt"], colours["page"]) >= 4.5, colours
+    assert _contrast(colours["black"], colours["felt"]) >= 4.5, colours
+    assert _contrast(colours["frame"], colours["page"]) >= 1.5, colours  # the frame's edge still shows
+    assert _contrast(colours["white"], colours["black"]) >= 4.5, colours
+    page.screenshot(path=str(SCREENS / "home-dark.png"))
+    assert errors == []
+    page.close()

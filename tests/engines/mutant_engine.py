@@ -1,20 +1,52 @@
-"""The reference engine with one named rule mutant of tests/mutants.py applied, as a protocol process.
+"""The reference engine with one named rule mutant of tests/mutants.py applied: a planted bug to find.
 
-A planted bug to bisect: `gammonspec perft --engine-cmd "python tests/engines/mutant_engine.py NAME"`.
+In process (`MutantEngine("bar-ignored")`, or `--engine mutant_engine:BarIgnored`) the mutant's patches
+hold only while the engine answers, so the reference engine in the same process (the fuzzer's oracle)
+plays the rules as written between its calls.  As a protocol process:
+`gammonspec perft --engine-cmd "python tests/engines/mutant_engine.py NAME"` (or `gammonspec fuzz`).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/, for mutants.py
 
+from gammonspec.conformance.engine import EngineInfo  # noqa: E402
 from gammonspec.conformance.protocol import serve  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
 from mutants import all_mutants  # noqa: E402
 
+
+class MutantEngine(ReferenceEngine):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.mutant = next(m for m in all_mutants() if m.name == name)
+
+    def info(self) -> EngineInfo:
+        base = super().info()
+        return EngineInfo(f"reference with mutant {self.mutant.name}", base.version, base.rulesets, reads_switches=True)
+
+    def _patched(self, method: str, *args: Any) -> Any:
+        with self.mutant.applied():
+            return getattr(ReferenceEngine, method)(self, *args)
+
+    def legal_plays(self, *args: Any) -> Any:
+        return self._patched("legal_plays", *args)
+
+    def next_segment(self, *args: Any) -> Any:
+        return self._patched("next_segment", *args)
+
+    def game_result(self, *args: Any) -> Any:
+        return self._patched("game_result", *args)
+
+
+def BarIgnored() -> MutantEngine:  # noqa: N802 - an engine spec names it like a class
+    return MutantEngine("bar-ignored")
+
+
 if __name__ == "__main__":
-    mutant = next(m for m in all_mutants() if m.name == sys.argv[1])
-    with mutant.applied():
-        sys.exit(serve(ReferenceEngine(), name=f"reference with mutant {mutant.name}"))
+    engine = MutantEngine(sys.argv[1])
+    sys.exit(serve(engine, name=engine.info().name))
