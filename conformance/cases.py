@@ -311,9 +311,16 @@ class Loaded:
         return self.cases
 
 
+PERFT_DIR = CASES_DIR / "perft"  # the published perft tables (conformance/perft.py), not case files
+
+
 def _files(target: Path) -> tuple[list[Path], list[DataError]]:
     if target.is_dir():
-        found = sorted(p for p in target.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        found = sorted(
+            p
+            for p in target.rglob("*")
+            if p.suffix in SUFFIXES and p.is_file() and PERFT_DIR.resolve() not in p.resolve().parents
+        )
         return found, [] if found else [DataError(target, None, "no case files (*.yaml, *.yml) in this folder")]
     if not target.exists():
         return [], [DataError(target, None, "no such file or folder")]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import PROTOCOL_VERSION, __version__, perft_command, profiles
+from . import PROTOCOL_VERSION, __version__, jobs, perft_command, profiles
 from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
@@ -88,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
         "--quiet", "-q", action="store_true", help="failing case ids and the totals only (no progress bar, no table)"
     )
     run.add_argument("--verbose", "-v", action="store_true", help="the per-rule table with every rule")
+    jobs.add_arguments(run)
 
     ident = commands.add_parser(
         "identify", help="which switch values and options an engine's answers are consistent with"
@@ -122,6 +123,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
     fuzz.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    fuzz.add_argument(
+        "--jobs",
+        "-j",
+        type=jobs.jobs_type,
+        default=1,
+        metavar="N",
+        help="worker processes, one engine each (default 1)",
+    )
+    jobs.add_dask_argument(fuzz)
 
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
     check = commands.add_parser("check", help="load and validate every case, ruleset and spec page")
@@ -136,6 +146,17 @@ def _parser() -> argparse.ArgumentParser:
     _engine_arguments(perft)
     _target_arguments(perft)
     perft_command.add_arguments(perft)
+
+    export = commands.add_parser("export", help="write the resolved suite as protocol requests and expected answers")
+    _target_arguments(export)
+    export.add_argument("--rule", action="append", default=[], type=_glob, help="only cases pinning a matching rule")
+    export.add_argument("--case", action="append", default=[], type=_glob, help="only case ids matching this glob")
+    _cases_option(export)
+    export.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the document here")
+
+    merge = commands.add_parser("merge", help="combine the JSON reports of the shards of a run or a perft")
+    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="the shards' JSON reports")
+    merge.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the merged report here")
 
     replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat or .sgf)")
@@ -277,6 +298,62 @@ def _under_targets(args: argparse.Namespace, command: Callable[[argparse.Namespa
 
 def cmd_perft(args: argparse.Namespace) -> int:
     return _under_targets(args, perft_command.command)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from . import export
+    from .reports import write_atomically
+    from .runner import Filters, plan
+
+    _writable("--json", args.json)
+    loaded = _loaded(args)
+    for problem in loaded.errors:
+        say(problem)
+    try:
+        targets = _targets(args.profile, args.switch)
+    except ValueError as exc:
+        say(exc)
+        return EXIT_USAGE
+    unknown = set(args.ruleset) - set(rulesets())
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+        "--case", "case id", args.case, {c.id for c in loaded.cases}
+    )
+    if unknown or unmatched:
+        say(unmatched or f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
+        return EXIT_USAGE
+    pairs = plan(
+        loaded.cases, targets, Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
+    )
+    if not pairs:
+        say("no case matches the filters")
+        return EXIT_USAGE
+    data = export.document(pairs)
+    export.check(data)
+    write_atomically(args.json, export.dumps(data))
+    print(
+        f"{args.json}: {len(pairs)} cases ({len({c.id for c, _ in pairs})} distinct) under {len({t.name for _, t in pairs})} rulesets, {sum(len(c['requests']) for c in data['cases'])} requests"
+    )
+    return EXIT_USAGE if loaded.errors else EXIT_OK
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    import json
+
+    from .merge import merge
+    from .reports import write_atomically
+
+    _writable("--json", args.json)
+    merged = merge(args.reports)
+    write_atomically(args.json, json.dumps(merged, indent=2) + "\n")
+    if merged.get("kind") == "perft":
+        print(
+            f"{args.json}: "
+            + "; ".join(f"{t['target']} depth {t['depth']}: {t['positions']} positions" for t in merged["tables"])
+        )
+        return EXIT_OK
+    s = merged["summary"]
+    print(f"{args.json}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
+    return EXIT_FAILED if s["failed"] or s["errored"] or s["xpassed"] else EXIT_OK
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -460,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
         "matrix": cmd_matrix,
         "pinning": cmd_pinning,
         "perft": cmd_perft,
+        "merge": cmd_merge,
+        "export": cmd_export,
         "replay": cmd_replay,
     }[args.command]
     try:

@@ -62,9 +62,17 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
             total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
         )
         try:
-            campaign = fuzz.fuzz(
-                engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
-            )
+            if args.dask or args.jobs > 1:
+                from .distributed import fuzz_campaign
+                from .fuzz_jobs import Plan, local_campaign
+                from .perft_command import engine_args_of
+
+                asked = Plan(engine_args_of(args), chosen, args.kinds, args.seed, args.count, args.max_failures)
+                campaign = fuzz_campaign(args.dask, args.jobs, asked) if args.dask else local_campaign(args.jobs, asked)
+            else:
+                campaign = fuzz.fuzz(
+                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
+                )
         finally:
             bar.close()
     finally:

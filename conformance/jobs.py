@@ -62,6 +62,15 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_dask_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on the Dask scheduler at ADDRESS, or 'local' for a LocalCluster of --jobs worker processes"
+        " ('local-threads': worker threads) (extra: distributed)",
+    )
+
+
 def shard_of(args: argparse.Namespace) -> Shard | None:
     return None if args.shard is None else Shard(args.shard.index, args.shard.count, args.seed)
 

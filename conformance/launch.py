@@ -12,14 +12,15 @@ import argparse
 import shlex
 import sys
 from collections.abc import Callable, Iterable
+from functools import partial
 
-from . import reports
+from . import jobs, reports
 from .cases import Case
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
 from .reports import say
 from .rules import Ruleset, rulesets
-from .runner import Filters, plan, run, skip_reason
+from .runner import Filters, Outcome, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -95,14 +96,23 @@ def run_engine(
         if nothing:
             return _fail(args, nothing)
         _notes(engine, info)
-        outcomes = list(run(engine, pairs, expect_fail, progress=progress))
+        shard = jobs.shard_of(args)
+        plan_keys = [f"{target.name}::{case.id}" for case, target in pairs]
+        pairs = jobs.select(pairs, shard)
+        if args.jobs > 1:
+            if hasattr(engine, "close"):
+                engine.close()  # each worker starts its own
+            outcomes, restarts = run_parallel(args, pairs, expect_fail, progress)
+        else:
+            outcomes = list(run(engine, pairs, expect_fail, progress=progress))
+            restarts = getattr(engine, "restarts", 0)
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    restarts = getattr(engine, "restarts", 0)
     print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_engine(args)))
     if args.json:
-        reports.write_json(args.json, outcomes, info, restarts)
+        sharded = None if shard is None else {"shard": shard.to_json(), "plan": plan_keys}
+        reports.write_json(args.json, outcomes, info, restarts, sharded)
     if args.junit:
         reports.write_junit(args.junit, outcomes, info)
     errored = [o for o in outcomes if o.status == "errored"]
@@ -110,13 +120,53 @@ def run_engine(
         say(f"case {o.key}: engine {info.name}: {o.message}")
     if len(errored) > ERRORS_SHOWN:
         say(f"... and {len(errored) - ERRORS_SHOWN} more errored cases (all in the report above)")
-    if outcomes and outcomes[-1].fatal:
-        say(f"the run stopped after case {outcomes[-1].key}: the engine cannot be asked anything more")
+    fatal = next((o for o in outcomes if o.fatal), None)
+    if fatal is not None:
+        say(f"the run stopped after case {fatal.key}: the engine cannot be asked anything more")
         return EXIT_USAGE
     if all(o.status == "skipped" for o in outcomes):
         say(f"no case ran: engine {info.name} skipped all {len(outcomes)} cases selected")
         return EXIT_USAGE
     return EXIT_OK if reports.ok(outcomes) else EXIT_FAILED
+
+
+_WORKER: dict[str, Engine] = {}
+
+
+def _setup_worker(engine_args: dict[str, object]) -> None:
+    _WORKER["engine"] = start(argparse.Namespace(**engine_args))
+
+
+def _run_chunk(expect_fail: set[str], chunk: Pairs) -> list[tuple[list[Outcome], int]]:
+    """A worker's chunk of cases run on its engine: [(the outcomes, the engine's restarts meanwhile)]."""
+    engine = _WORKER["engine"]
+    before = getattr(engine, "restarts", 0)
+    return [(list(run(engine, chunk, expect_fail)), getattr(engine, "restarts", 0) - before)]
+
+
+def run_parallel(
+    args: argparse.Namespace,
+    pairs: Pairs,
+    expect_fail: set[str],
+    progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
+) -> tuple[list[Outcome], int]:
+    """The cases over `args.jobs` worker processes, one engine each; the outcomes in plan order, and the restarts."""
+    engine_args = {k: getattr(args, k) for k in ("engine", "engine_cmd", "timeout", "startup_timeout")}
+    ticks = iter(progress(pairs))
+    outcomes: list[Outcome] = []
+    restarts = 0
+    for chunk_outcomes, chunk_restarts in jobs.parallel(
+        partial(_run_chunk, expect_fail),
+        pairs,
+        args.jobs,
+        _setup_worker,
+        (engine_args,),
+        done=lambda n: [next(ticks, None) for _ in range(n)],
+    ):
+        outcomes += chunk_outcomes
+        restarts += chunk_restarts
+    next(ticks, None)  # the progress bar closes
+    return outcomes, restarts
 
 
 def rerun_engine(args: argparse.Namespace) -> str:

@@ -70,16 +70,28 @@ def code_target(code: str, after_ruleset: bool) -> str | None:
     return "conventions.md#turn-context" if code in STATE_FIELDS else None
 
 
-def link_line(line: str, own: str | None, page: str, seen: set[str]) -> str:
-    """One line of prose with its links. `own`: the clause it belongs to (not linked to itself);
-    `seen`: the terms already linked on this page (updated)."""
-    if line.startswith(_SKIP):
-        return line
+def _rule_link(own: str | None) -> Callable[[re.Match[str]], str]:
+    """A rule ID as a link to its clause (an unknown one, or the clause's own, stays text)."""
     known = clauses()
 
     def rule(match: re.Match[str]) -> str:
         rid = match["id"]
         return f"[{rid}]({known[rid].path.name}#{rid})" if rid in known and rid != own else rid
+
+    return rule
+
+
+def link_rule_ids(text: str) -> str:
+    """Rule IDs in a text (a case's derivation) as links, outside its code and links."""
+    return _subs(text, [(RULE_REF, _rule_link(None))])
+
+
+def link_line(line: str, own: str | None, page: str, seen: set[str]) -> str:
+    """One line of prose with its links. `own`: the clause it belongs to (not linked to itself);
+    `seen`: the terms already linked on this page (updated)."""
+    if line.startswith(_SKIP):
+        return line
+    rule = _rule_link(own)
 
     def term(match: re.Match[str]) -> str:
         anchor = TERMS[next(t for t in TERMS if re.fullmatch(t, match["term"], re.I))]

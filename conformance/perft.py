@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from .engine import Engine
 from .notation import describe
-from .rules import Rules
+from .rules import Rules, rulesets
 from .state import CHECKERS, HEAD, SIDES, Layout, Segment, Side, State, TurnContext, other, start_layout
+from .validation import compiled
 
 Roll = tuple[int, int]
 ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))  # 21, higher die first
@@ -151,11 +154,15 @@ class Perft:
             self.ended[node] = game_over(self.engine, node, self.rules)
         return self.ended[node]
 
-    def results(self, node: Node, roll: Roll) -> set[Layout]:
+    def results(self, node: Node, roll: Roll, keep: bool = True) -> set[Layout]:
+        """The turn's results, kept for the next question about them (not the last ply's: memory)."""
         key = (node, roll)
-        if key not in self.turns:
-            self.turns[key] = turn_results(self.engine, node, roll, self.rules)
-        return self.turns[key]
+        if key in self.turns:
+            return self.turns[key]
+        found = turn_results(self.engine, node, roll, self.rules)
+        if keep:
+            self.turns[key] = found
+        return found
 
     def count(self, node: Node, depth: int) -> Count:
         if depth == 0:
@@ -171,6 +178,9 @@ class Perft:
 
     def roll_count(self, node: Node, roll: Roll, depth: int) -> Count:
         """The perft of `depth` plies whose first roll is `roll` (weighted within the subtree only)."""
+        if depth == 1:
+            n = len(self.results(node, roll, keep=False))
+            return Count(n, n)
         total = ZERO
         for layout in self.results(node, roll):
             total += self.count(node.after(layout), depth - 1)
@@ -250,3 +260,61 @@ def first_difference(reference: Perft, other_: Perft, node: Node, depth: int) ->
         path.append((roll, play_text(node.layout, layout, node.turn)))
         node, depth = node.after(layout), depth - 1
     return None
+
+
+# --- the published tables (cases/perft/<ruleset>.yaml) ----------------------------------------------
+
+TABLES_DIR = Path(__file__).resolve().parent.parent / "cases" / "perft"
+
+
+@dataclass(frozen=True)
+class Published:
+    """A published table: per depth, the totals and the counts per first roll."""
+
+    ruleset: str
+    derivation: str
+    depths: dict[int, dict[str, Any]]
+
+    def differences(self, depth: int, by_roll: dict[Roll, Count]) -> list[str]:
+        """Where counts from the start differ from this table at `depth` ([] when it has no such depth)."""
+        row = self.depths.get(depth)
+        if row is None:
+            return []
+        got = {roll_text(r): [c.positions, c.weighted] for r, c in by_roll.items()}
+        return [
+            f"{roll}: published {row['rolls'].get(roll, [0, 0])}, counted {got.get(roll, [0, 0])}"
+            for roll in sorted(set(row["rolls"]) | set(got))
+            if row["rolls"].get(roll, [0, 0]) != got.get(roll, [0, 0])
+        ]
+
+
+@cache
+def published() -> dict[str, Published]:
+    """The published perft tables by ruleset, each checked against schema/perft.schema.json once."""
+    from .yamlio import DataError, load_yaml
+
+    tables: dict[str, Published] = {}
+    for path in sorted(TABLES_DIR.glob("*.yaml")):
+        data = load_yaml(path)
+        failure = compiled("perft").failure(data)
+        if failure is not None:
+            raise DataError(path, None, f"not a perft table: {failure[1]}")
+        if data["ruleset"] not in rulesets() or path.stem != data["ruleset"]:
+            raise DataError(path, None, f"a perft table of ruleset {data['ruleset']!r} must be {data['ruleset']}.yaml")
+        tables[data["ruleset"]] = Published(
+            data["ruleset"], data["derivation"], {row["depth"]: row for row in data["depths"]}
+        )
+    return tables
+
+
+def tables_markdown() -> str:
+    """The published tables as Markdown, one row per ruleset and depth (the site's perft page)."""
+    lines = [
+        "| ruleset | depth | positions | over 36 rolls | counted with |",
+        "|---|--:|--:|--:|---|",
+    ]
+    for name, table in published().items():
+        oracle = table.derivation.split(", with ", 1)[-1]
+        for depth, row in sorted(table.depths.items()):
+            lines.append(f"| `{name}` | {depth} | {row['positions']:,} | {row['weighted']:,} | {oracle} |")
+    return "\n".join(lines)

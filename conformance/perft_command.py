@@ -19,7 +19,19 @@ from . import PROTOCOL_VERSION, __version__, jobs
 from .board import draw
 from .engine import Engine, EngineFailure, EngineLoadError
 from .games import GAME_DATA
-from .perft import Count, Difference, Node, Perft, Roll, first_difference, play_text, roll_text, units, weight
+from .perft import (
+    Count,
+    Difference,
+    Node,
+    Perft,
+    Roll,
+    first_difference,
+    play_text,
+    published,
+    roll_text,
+    units,
+    weight,
+)
 from .position_ids import decode_xgid, encode_xgid
 from .profiles import Profile
 from .reports import say, write_atomically
@@ -41,6 +53,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--divide", action="store_true", help="the counts by first roll and by first play")
     command.add_argument("--json", type=Path, metavar="FILE", help="write the counts (by first roll and play) here")
     jobs.add_arguments(command)
+    jobs.add_dask_argument(command)
 
 
 def root_of(args: argparse.Namespace) -> Node | None:
@@ -62,23 +75,34 @@ def root_of(args: argparse.Namespace) -> Node | None:
     return None
 
 
+@dataclass(frozen=True)
+class Row:
+    """One first (roll, play) of the tree and the count below it; `index`: its place among all of them."""
+
+    index: int
+    roll: Roll
+    play: str
+    count: Count
+
+
 @dataclass
 class Table:
-    """The counts of one ruleset or profile: one row per first (roll, play), in the order of `units`."""
+    """The counts of one ruleset or profile: the rows of this run (of a shard: its share of the `of` rows)."""
 
     target: str
     depth: int
     root: Node
-    rows: list[tuple[Roll, str, Count]]
+    rows: list[Row]
+    of: int
 
     @property
     def total(self) -> Count:
-        return sum((c for _, _, c in self.rows), Count(0, 0))
+        return sum((row.count for row in self.rows), Count(0, 0))
 
     def by_roll(self) -> dict[Roll, Count]:
         out: dict[Roll, Count] = {}
-        for roll, _, c in self.rows:
-            out[roll] = out.get(roll, Count(0, 0)) + c
+        for row in self.rows:
+            out[row.roll] = out.get(row.roll, Count(0, 0)) + row.count
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -89,9 +113,16 @@ class Table:
             "state": self.root.state(()).to_wire(),
             "positions": total.positions,
             "weighted": total.weighted,
+            "of": self.of,
             "units": [
-                {"roll": roll_text(r), "play": p, "positions": c.positions, "weighted": c.weighted}
-                for r, p, c in self.rows
+                {
+                    "index": row.index,
+                    "roll": roll_text(row.roll),
+                    "play": row.play,
+                    "positions": row.count.positions,
+                    "weighted": row.count.weighted,
+                }
+                for row in self.rows
             ],
         }
 
@@ -131,10 +162,21 @@ def engine_args_of(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def count_units(
-    perft: Perft, engine_args: dict[str, Any] | None, root: Node, depth: int, work: list[Unit], n_jobs: int
+    perft: Perft,
+    engine_args: dict[str, Any] | None,
+    root: Node,
+    depth: int,
+    work: list[Unit],
+    n_jobs: int,
+    dask: str | None = None,
 ) -> list[Count]:
     """The perft of depth - 1 below each unit (weighted by the unit's roll): with `perft` in this process, or
-    over `n_jobs` worker processes, each with an engine of its own started from `engine_args`."""
+    over `n_jobs` worker processes (or the Dask cluster at `dask`), each with an engine of its own started
+    from `engine_args`."""
+    if dask is not None:
+        from .distributed import perft_units
+
+        return perft_units(dask, n_jobs, engine_args, perft.rules, root, depth, work)
     if n_jobs == 1:
         return count_chunk(perft.rules, root, depth, work, perft)
     task = partial(count_chunk, perft.rules, root, depth)
@@ -172,8 +214,8 @@ def text(table: Table, divide: bool, against: Table | None = None) -> str:
         return head
     lines = [head, f"  {'roll / play':<28}{'positions':>12}{'weighted':>12}"]
     rows_by_roll: dict[Roll, list[tuple[str, Count]]] = {}
-    for roll, play, c in table.rows:
-        rows_by_roll.setdefault(roll, []).append((play, c))
+    for row in table.rows:
+        rows_by_roll.setdefault(row.roll, []).append((row.play, row.count))
     for roll, c in table.by_roll().items():
         lines.append(f"  {roll_text(roll):<28}{c.positions:>12}{c.weighted:>12}")
         for play, pc in rows_by_roll[roll]:
@@ -181,7 +223,10 @@ def text(table: Table, divide: bool, against: Table | None = None) -> str:
     return "\n".join(lines)
 
 
-def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engine, root: Node | None) -> int:
+def run_target(
+    args: argparse.Namespace, target: Ruleset | Profile, engine: Engine, root: Node | None
+) -> tuple[int, Table | None]:
+    """Count (and compare) one ruleset or profile: the exit status and the engine's table (None: differs at the root)."""
     rules = target.rules()
     root = root or Node.start(target.game)
     compare = engine_args_of(args) is not None
@@ -191,15 +236,22 @@ def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engi
         diff = first_difference(reference, mine, root, 1)  # the first ply, from the root itself
         if diff is not None:
             print(describe_difference(target.name, diff))
-            return EXIT_FAILED
-    work = jobs.select(list(units(root, rules, engine, mine)), jobs.shard_of(args))
+            return EXIT_FAILED, None
+    everything = list(units(root, rules, engine, mine))
+    indexed = jobs.select(list(enumerate(everything)), jobs.shard_of(args))
+    indexes, work = [i for i, _ in indexed], [u for _, u in indexed]
     plays = [play_text(root.layout, layout, root.turn) for _, layout in work]
-    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs)
-    table = Table(target.name, args.depth, root, [(r, p, c) for (r, _), p, c in zip(work, plays, counts)])
+    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs, args.dask)
+
+    def table_of(counts: list[Count]) -> Table:
+        rows = [Row(i, r, p, c) for i, (r, _), p, c in zip(indexes, work, plays, counts)]
+        return Table(target.name, args.depth, root, rows, len(everything))
+
+    table = table_of(counts)
     status, against = EXIT_OK, None
     if compare:
-        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs)
-        against = Table(target.name, args.depth, root, [(r, p, c) for (r, _), p, c in zip(work, plays, ref_counts)])
+        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs, args.dask)
+        against = table_of(ref_counts)
         print(text(table, args.divide, against))
         for (roll, layout), play, got, want in zip(work, plays, counts, ref_counts):
             if got != want:
@@ -207,11 +259,21 @@ def run_target(args: argparse.Namespace, target: Ruleset | Profile, engine: Engi
                 if diff is not None:
                     diff = Difference(((roll, play), *diff.path), diff.node, diff.roll, diff.missing, diff.extra)
                     print(describe_difference(target.name, diff))
-                return EXIT_FAILED
+                return EXIT_FAILED, table
     else:
         print(text(table, args.divide))
-    args.tables.append(table)
-    return status
+    known = published().get(target.name) if isinstance(target, Ruleset) else None
+    if known and root == Node.start(target.game) and args.shard is None:
+        wrong = known.differences(args.depth, table.by_roll())
+        if wrong:
+            print(
+                f"{target.name}: the counts differ from the published table (cases/perft/{target.name}.yaml): "
+                + "; ".join(wrong)
+            )
+            status = EXIT_FAILED
+        elif args.depth in known.depths:
+            print(f"{target.name}: the counts agree with the published table (cases/perft/{target.name}.yaml)")
+    return status, table
 
 
 def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:
@@ -234,7 +296,7 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
     except EngineFailure as exc:
         say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
-    args.tables = []
+    tables: list[Table] = []
     worst = EXIT_OK
     try:
         declared = [t for t in targets.values() if info.declares(t)]
@@ -243,7 +305,9 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
             return EXIT_USAGE
         for target in declared:
             try:
-                worst = max(worst, run_target(args, target, engine, root))
+                status, table = run_target(args, target, engine, root)
+                worst = max(worst, status)
+                tables += [table] if table else []
             except EngineFailure as exc:
                 say(f"{target.name}: engine {info.name}: {exc}")
                 worst = EXIT_USAGE
@@ -251,16 +315,16 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
         if hasattr(engine, "close"):
             engine.close()
     if args.json:
-        write_atomically(args.json, json.dumps(report(args, info.name, info.version), indent=2) + "\n")
+        write_atomically(args.json, json.dumps(report(args, info.name, info.version, tables), indent=2) + "\n")
     return worst
 
 
-def report(args: argparse.Namespace, name: str, version: str) -> dict[str, Any]:
+def report(args: argparse.Namespace, name: str, version: str, tables: list[Table]) -> dict[str, Any]:
     shard = jobs.shard_of(args)
     return {
         "kind": "perft",
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
         "engine": {"name": name, "version": version},
         "shard": None if shard is None else shard.to_json(),
-        "tables": [t.to_json() for t in args.tables],
+        "tables": [t.to_json() for t in tables],
     }

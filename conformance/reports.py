@@ -143,8 +143,12 @@ def text(
     return "\n\n".join(parts)
 
 
-def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dict[str, Any]:
+def to_json(
+    outcomes: list[Outcome], info: EngineInfo, restarts: int = 0, shard: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON report; a shard's (`shard`: which one, and the keys of the whole plan) says so, for merging."""
     return {
+        **(shard or {}),
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
         "engine": {"name": info.name, "version": info.version, "rulesets": list(info.rulesets), "restarts": restarts},
         "summary": summary(outcomes),
@@ -170,8 +174,10 @@ def to_json(outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> dic
     }
 
 
-def write_json(path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0) -> None:
-    write_atomically(path, json.dumps(to_json(outcomes, info, restarts), indent=2) + "\n")
+def write_json(
+    path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0, shard: dict[str, Any] | None = None
+) -> None:
+    write_atomically(path, json.dumps(to_json(outcomes, info, restarts, shard), indent=2) + "\n")
 
 
 def write_json_error(path: Path, message: str, stderr: str = "") -> None:

@@ -4,11 +4,12 @@ A side's 26 counts in the mover's numbering (OFF = 0, points 1..24, BAR = 25) ar
 at slot i adding c << 8 * i: a move is two additions, reading a count a shift and a mask, and the
 int is its own canonical key.  An occupancy mask has bit p set where a side has checkers on the
 mover's point p (bit 0: some borne off).  `me` is the mover, `them` the opponent, both in the
-mover's numbering.  Layouts are made only for the results a search keeps (`Geometry.to_layout`).
+mover's numbering.  Layouts are made only for the results a search keeps (`Geometry.to_layouts`).
 """
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
@@ -22,16 +23,17 @@ BAR_SHIFT = 8 * BAR
 HOME = 0b1111110  # points 1-6
 OUTSIDE = ((1 << 26) - 1) & ~HOME & ~1  # points 7-24 and the bar
 FIRST_QUARTER = 0b111111 << 19  # points 19-24
+POINTS = struct.Struct("<x24Bx").unpack  # the 24 point counts of a packed side's bytes
 EVERY_POINT = ((1 << 25) - 1) & ~1  # points 1-24
+POINT_SLOTS = sum(SLOT[p] for p in range(1, 25))  # a flag at each point's slot
 
 
-def count(packed: int, slot: int) -> int:
-    return packed >> 8 * slot & 255
+_BINARY = bytes([ord("0")] + [ord("1")] * 255)  # a count -> its occupancy as a binary digit
 
 
 def occupied(packed: int) -> int:
-    """The occupancy mask of a packed side."""
-    return sum(1 << i for i, n in enumerate(packed.to_bytes(26, "little")) if n)
+    """The occupancy mask of a packed side (its slots as binary digits, highest first)."""
+    return int(packed.to_bytes(26, "little").translate(_BINARY)[::-1], 2)
 
 
 _FALLING: dict[int, tuple[int, ...]] = {}
@@ -78,13 +80,22 @@ class Geometry:
         them = bytes((layout.off[j], *self.mine_in_theirs(theirs), layout.bar[j]))
         return int.from_bytes(me, "little"), int.from_bytes(them, "little")
 
-    def to_layout(self, side: Side, me: int, them: int) -> Layout:
-        """Back from the mover's packed view to a layout."""
-        mine, seen = me.to_bytes(26, "little"), them.to_bytes(26, "little")
-        points, theirs = tuple(mine[1:25]), self.mine_in_theirs(seen)
-        if side == "white":
-            return Layout(self.game, points, theirs, (mine[BAR], seen[BAR]), (mine[OFF], seen[OFF]))
-        return Layout(self.game, theirs, points, (seen[BAR], mine[BAR]), (seen[OFF], mine[OFF]))
+    def to_layouts(self, side: Side, positions: list[tuple[int, int]]) -> list[Layout]:
+        """Back from the mover's packed views to layouts (the opponent's part read once per distinct `them`)."""
+        opponent: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        layouts = []
+        for me, them in positions:
+            theirs = opponent.get(them)
+            if theirs is None:
+                seen = them.to_bytes(26, "little")
+                theirs = opponent[them] = (self.mine_in_theirs(seen), seen[BAR], seen[OFF])
+            points, (their_points, their_bar, their_off) = POINTS(me.to_bytes(26, "little")), theirs
+            my_bar, my_off = me >> BAR_SHIFT, me & 255
+            if side == "white":
+                layouts.append(Layout(self.game, points, their_points, (my_bar, their_bar), (my_off, their_off)))
+            else:
+                layouts.append(Layout(self.game, their_points, points, (their_bar, my_bar), (their_off, my_off)))
+        return layouts
 
 
 @cache

@@ -13,7 +13,7 @@ from gammonspec.conformance.games import CHECKERS
 from gammonspec.conformance.rules import Rules, Switches
 from gammonspec.conformance.state import HEAD, TurnContext
 
-from .packed import BAR, FIRST_QUARTER, HOME, OUTSIDE, Geometry
+from .packed import BAR, FIRST_QUARTER, HOME, OUTSIDE, Geometry, occupied
 
 Position = tuple[int, int]  # (me, them), packed
 
@@ -154,7 +154,7 @@ def six_in_a_row(mask: int) -> bool:
     return bool(two & two >> 2 & two >> 4)
 
 
-def game_ends(me: int, mine: int, theirs: int, g: Geometry, m: Movement) -> bool:
+def game_ends(me: int, mine: int, them: int, g: Geometry, m: Movement) -> bool:
     """A play has ended the game: the mover bore off its last checker (bg.object, nd.object, cn.end.win) or, with
     draw=both-blocked, both sides are walled in (cn.draw.both-blocked).  Nothing more is played; for the
     full-move rule the play counts the numbers it used, like any other."""
@@ -162,6 +162,7 @@ def game_ends(me: int, mine: int, theirs: int, g: Geometry, m: Movement) -> bool
         return True
     if not m.draw_rule:
         return False
+    theirs = occupied(them)
     walled_in = mine & HOME == HOME and theirs & g.their_home == g.their_home
     return walled_in and bool(mine & FIRST_QUARTER) and bool(theirs & g.their_first_quarter)
 
@@ -175,8 +176,9 @@ def keep_maximal(
     nd.move.higher-die, nd.move.compulsory, nd.move.no-play; cn.move.both-numbers, cn.move.higher-die.
     `used` maps each candidate end position to the numbers LEFT by the sequences reaching it.
     Returns the kept positions and the numbers they use."""
-    fewest = min(len(left) for lefts in used.values() for left in lefts)
-    best = [pos for pos, lefts in used.items() if any(len(left) == fewest for left in lefts)]
+    shortest = {pos: min(map(len, lefts)) for pos, lefts in used.items()}
+    fewest = min(shortest.values())
+    best = [pos for pos, n in shortest.items() if n == fewest]
     left = next(left for pos in best for left in used[pos] if len(left) == fewest)
     if fewest == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
         low = (min(numbers),)  # left over when the higher number was played

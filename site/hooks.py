@@ -24,8 +24,9 @@ from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import HEADING, cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
-from gammonspec.conformance.links import link_line, switch_clause
+from gammonspec.conformance.links import link_line, link_rule_ids, switch_clause
 from gammonspec.conformance.matrix import MARKER
+from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rules import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
@@ -262,7 +263,7 @@ def _index(game: str, cases: list[Case]) -> str:
                 board(case.state, case.title, 190),
                 "",
                 f"`{case.id}` · rules: {_rule_links(case.rules)} · drawn in full under its clause: {where}  ",
-                f"*Derivation:* {_text(case.derivation)}",
+                f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
                 "",
             ]
     return "\n".join(lines)
@@ -450,7 +451,7 @@ def _answer(case: Case) -> list[str]:
     ]
     if case.options:
         lines += [f"Options: {_options(case)}", ""]
-    return [*lines, *_outcome(case), f"*Derivation:* {_text(case.derivation)}", ""]
+    return [*lines, *_outcome(case), f"*Derivation:* {link_rule_ids(_text(case.derivation))}", ""]
 
 
 def same_position_page() -> str:
@@ -609,6 +610,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.src_uri == "disagreements.md":
         page.meta["hide"] = ["navigation", "toc"]  # the matrix gets the full width
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
+    markdown = markdown.replace("<!-- perft-tables -->", tables_markdown())
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []

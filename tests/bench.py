@@ -186,25 +186,30 @@ def state_lines(ruleset: str, states: Sequence[State]) -> list[str]:
     return [json.dumps({"ruleset": ruleset, "state": state.to_wire()}) for state in states]
 
 
-def driven(command: list[str], requests: list[str], repeat: int) -> tuple[float, int]:
-    """Best time of `repeat` passes of the requests through a JSON-lines driver (one answer awaited per request;
-    start-up excluded) and the number of positions answered in a pass."""
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    assert proc.stdin is not None and proc.stdout is not None
-    ask, answer = proc.stdin, proc.stdout
-    ask.write(requests[0])
-    answer.readline()  # the engine is loaded and warm
-    best, positions = float("inf"), 0
+def driven(commands: list[list[str]], requests: list[str], repeat: int) -> list[tuple[float, int]]:
+    """For each JSON-lines driver, the best time of `repeat` passes of the requests (one answer awaited per
+    request; start-up excluded) and the number of positions answered in a pass.  The drivers take each request
+    in turn, the first of them changing from request to request, so that the machine's load falls alike on all."""
+    procs = [subprocess.Popen(c, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1) for c in commands]
+    pipes = [(p.stdin, p.stdout) for p in procs]
+    for ask, answer in pipes:
+        ask.write(requests[0])
+        answer.readline()  # the engine is loaded and warm
+    best, positions = [float("inf")] * len(procs), [0] * len(procs)
     for _ in range(repeat):
-        positions = 0
-        start = time.perf_counter()
-        for line in requests:
-            ask.write(line)
-            positions += len(json.loads(answer.readline()))
-        best = min(best, time.perf_counter() - start)
-    ask.write("\n")
-    proc.wait()
-    return best, positions
+        spent, positions = [0.0] * len(procs), [0] * len(procs)
+        for k, line in enumerate(requests):
+            for i in (*range(k % len(pipes), len(pipes)), *range(k % len(pipes))):  # each driver first in turn
+                ask, answer = pipes[i]
+                start = time.perf_counter()
+                ask.write(line)
+                reply = answer.readline()
+                spent[i] += time.perf_counter() - start
+                positions[i] += len(json.loads(reply))
+        best = [min(b, t) for b, t in zip(best, spent)]
+    for proc in procs:
+        proc.communicate("\n")
+    return list(zip(best, positions))
 
 
 def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
@@ -213,13 +218,14 @@ def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
     requests = [line + "\n" for line in state_lines("backgammon", [State(s.layout, s.side, s.dice) for s in samples])]
     print(f"\n2. Backgammon legal plays through a JSON-lines driver of each engine: {n} random positions + rolls")
     print(
-        f"   (seed {seed}), wire positions in and out, one answer awaited per request, start-up excluded; best of {repeat}"
+        f"   (seed {seed}), wire positions in and out, each request to each driver in turn, start-up excluded; best of {repeat}"
     )
     engines = [("reference", child(None, "drive", "reference"))]
     if base:
         engines.append((f"reference at {BASELINE}", child(base, "drive", "reference")))
     engines += [(name, child(None, "drive", name)) for name in ("gnubg-nn", "bgsage") if installed(name)]
-    rows = [(name, *driven(command, requests, repeat)) for name, command in engines]
+    timings = driven([command for _, command in engines], requests, repeat)
+    rows = [(name, *timing) for (name, _), timing in zip(engines, timings)]
     ref, ref_positions = rows[0][1], rows[0][2]
     for name, secs, positions in rows:
         agree = (

@@ -795,4 +795,19 @@ FAULTS: list[Fault] = [
         " Narde and Crazy Narde have no transcript format to replay",
         {"m.mat": " 1 point match\n"},
     ),
+    _check(
+        "unclear-message",
+        "fuzz-draft-in-a-suite",
+        _g(("    title: a title\n", "    title: a title\n    draft: fuzz\n")),
+        6,
+        "case one: a draft found by fuzzing (draft: fuzz) is not a case yet: confirm its expectation by hand or by an"
+        " independent method, write that in its derivation and remove 'draft'",
+    ),
+    _usage(
+        "fuzz-unknown-kind",
+        ("fuzz", "--kinds", "nope"),
+        "gammonspec fuzz: argument --kinds: unknown kind nope (kinds: contact, bar, bear-off, stragglers, race, prime,"
+        " first-turn, playout, head, mid, home, late, block, wide, few, frozen, near-draw, chain, passed, ended)"
+        " (see gammonspec fuzz --help)",
+    ),
 ]

@@ -479,6 +479,8 @@ FAULTS: list[Fault] = [
             "-q",
             "--case",
             "bg-bar-enter-either-number-white",
+            "--timeout",
+            "300",  # writing 100k positions takes seconds on a loaded machine: not a timeout test
             "--engine-cmd",
             "{python} {engines}/bad_process.py huge",
         ),

@@ -166,17 +166,17 @@ def _stuck_order(original: Any) -> Any:
         """Each order of the numbers played as far as it goes: the first order that gets stuck is a play,
         instead of only the plays that use the most numbers."""
         m = r.Movement.of(rules)
-        moves = movegen.SingleMoves(m)
+        moves = movegen.SingleMoves(m, movegen.rule_tables(m))
         ends: dict[r.Position, tuple[int, ...]] = {}
 
         def go(me, mine, them, rest, head, used):
             moved = False
-            if rest and not r.game_ends(me, mine, moves.board(them)[2], g, m):
+            if rest and not r.game_ends(me, mine, them, g, m):
                 for new_me, new_mine, new_them, new_head, _ in moves.of(me, mine, them, rest[0], head):
-                    if not (m.block_within and r.six_block_trap(new_mine, moves.board(new_them)[2], g)):
+                    if not (m.block_within and moves.trapped(new_mine, new_them, g)):
                         moved = True
                         go(new_me, new_mine, new_them, rest[1:], new_head, (*used, rest[0]))
-            if not moved and not (m.block_after and r.six_block_trap(mine, moves.board(them)[2], g)):
+            if not moved and not (m.block_after and moves.trapped(mine, them, g)):
                 if len(used) >= len(ends.get((me, them), ())):
                     ends[(me, them)] = used
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import yaml
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 import independent_crazy  # noqa: E402
@@ -51,10 +53,22 @@ def crazy_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnC
 
 
 TURNS: dict[str, Turn] = {"backgammon": gnubg_turn, "narde": narde_turn, "crazy-narde": crazy_turn}
+ORACLES = {
+    "backgammon": "GNU Backgammon's move generator (gnubg-nn)",
+    "narde": "the independent Narde enumerator (tests/independent_narde.py)",
+    "crazy-narde": "the independent Crazy Narde enumerator, whole turns (tests/independent_crazy.py)",
+}
+HEADER = (
+    "# Perft of the ruleset's start: distinct positions after D whole turns, summed over the rolls\n"
+    "# (weighted: over the 36 outcomes of two dice); each first roll's counts include its own weight.\n"
+    "# Written by tests/perft_independent.py --write, never from the reference engine (spec/perft.md).\n"
+)
 
 
 def perft(ruleset: str, depth: int) -> tuple[int, int, dict[str, tuple[int, int]]]:
-    """(positions, 36-weighted, per first roll) after `depth` whole turns from the ruleset's start."""
+    """(positions, 36-weighted, per first roll) after `depth` whole turns from the ruleset's start.
+
+    A first roll's weighted count includes the roll's own weight, so that they add up to the total."""
     rs = rulesets()[ruleset]
     rules, turn = rs.rules(), TURNS[rs.game]
 
@@ -88,20 +102,71 @@ def perft(ruleset: str, depth: int) -> tuple[int, int, dict[str, tuple[int, int]
         for after in results(start, "white", dice, True, 0):
             dn, dw = walk(after, "black", frozenset({"white"}), 1, depth - 1)
             n, w = n + dn, w + dw
+        w *= 1 if dice[0] == dice[1] else 2
         by_roll[f"{dice[0]}-{dice[1]}"] = (n, w)
-        total_n, total_w = total_n + n, total_w + (1 if dice[0] == dice[1] else 2) * w
+        total_n, total_w = total_n + n, total_w + w
     return total_n, total_w, by_roll
+
+
+def table(ruleset: str, depth: int) -> dict:
+    """The perft table of a ruleset's start to `depth`, as cases/perft/<ruleset>.yaml holds it."""
+    rows = []
+    for d in range(1, depth + 1):
+        n, w, by_roll = perft(ruleset, d)
+        rows.append({"depth": d, "positions": n, "weighted": w, "rolls": {r: list(c) for r, c in by_roll.items()}})
+        print(f"{ruleset} depth {d}: {n} positions, {w} weighted", file=sys.stderr, flush=True)
+    oracle = ORACLES[rulesets()[ruleset].game]
+    return {
+        "ruleset": ruleset,
+        "position": "start",
+        "derivation": f"tests/perft_independent.py, with {oracle}",
+        "depths": rows,
+    }
+
+
+def check(names: list[str]) -> int:
+    """Every depth of each published table against this oracle and against the reference engine; 1 on a difference."""
+    from gammonspec.conformance.perft import Node, Perft, published
+    from gammonspec.reference import ReferenceEngine
+
+    wrong = 0
+    for name in names:
+        table = published()[name]
+        rules = rulesets()[name].rules()
+        reference = Perft(ReferenceEngine(), rules)
+        start = Node.start(rulesets()[name].game)
+        for depth, row in sorted(table.depths.items()):
+            n, w, by_roll = perft(name, depth)
+            ref = {
+                f"{r[0]}-{r[1]}": reference.roll_count(start, r, depth).times(1 if r[0] == r[1] else 2) for r in ROLLS
+            }
+            ref_rows = {k: [c.positions, c.weighted] for k, c in ref.items() if k in by_roll}
+            ok = {k: list(v) for k, v in by_roll.items()} == row["rolls"] == ref_rows and (n, w) == (
+                row["positions"],
+                row["weighted"],
+            )
+            wrong += not ok
+            print(f"{name} depth {depth}: {'agrees' if ok else 'DIFFERS'} ({n} positions, {w} weighted)", flush=True)
+    return 1 if wrong else 0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rulesets", nargs="*", default=list(rulesets()))
     parser.add_argument("--depth", type=int, default=2)
+    parser.add_argument("--write", type=Path, metavar="DIR", help="write cases/perft/<ruleset>.yaml files here")
+    parser.add_argument(
+        "--check", action="store_true", help="check every depth of the published tables, oracle and reference engine"
+    )
     args = parser.parse_args()
+    if args.check:
+        sys.exit(check(args.rulesets))
     for name in args.rulesets:
-        for d in range(1, args.depth + 1):
-            n, w, _ = perft(name, d)
-            print(f"{name} depth {d}: {n} positions, {w} weighted", flush=True)
+        data = table(name, args.depth)
+        if args.write:
+            (args.write / f"{name}.yaml").write_text(
+                HEADER + yaml.safe_dump(data, sort_keys=False, width=200, default_flow_style=None)
+            )
 
 
 if __name__ == "__main__":

@@ -99,6 +99,7 @@ def test_bad_profiles_name_file_line_and_problem(tmp_path, text, message):
 
 class Recording(ReferenceEngine):
     def __init__(self) -> None:
+        super().__init__()
         self.seen: list = []
 
     def legal_plays(self, state, rules):

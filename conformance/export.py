@@ -1,0 +1,144 @@
+"""`gammonspec export --json FILE`: the resolved suite as protocol messages, for a test runner in any language.
+
+Each case, under each ruleset or profile it runs under, becomes the list of requests the runner
+would send, exactly as it sends them (spec/protocol.md: `rules` with every switch value, `state`
+with the position and the turn context the harness worked out), each with the answer it expects,
+in the protocol's own terms: sets of positions (or their count and digest), the next segment, the
+game result, the opening, the cube.  The document is checked against schema/export.schema.json
+(its `requests` against schema/protocol.schema.json) and carries the suite's version.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import jsonschema
+from referencing import Registry, Resource
+
+from . import PROTOCOL_VERSION, __version__
+from .cases import Case, Step
+from .engine import GameResult
+from .protocol import result_to_wire
+from .rules import Rules
+from .runner import Target
+from .validation import SCHEMA_DIR
+
+FORMAT_VERSION = "1.0"  # of the export document; the suite's own version is in `suite`
+
+
+def _plays_expect(step: Step) -> dict[str, Any]:
+    """What a legal-plays answer must hold, with positions in the wire format."""
+    expect, expected = step.expect, step.expected
+    out: dict[str, Any] = {}
+    if expected.get("plays"):
+        out["positions"] = [layout.to_wire() for layout in expected["plays"].values()]
+    if expect.get("no_play"):
+        out["positions"] = [step.state.layout.to_wire()]
+    if expected.get("includes"):
+        out["includes"] = [layout.to_wire() for layout in expected["includes"].values()]
+    if expect.get("excludes"):
+        out["excludes"] = [
+            {"position": expected["excludes"][item["play"]].to_wire(), "reason": item["reason"], "play": item["play"]}
+            for item in expect["excludes"]
+        ]
+    for name in ("count", "digest", "divide"):
+        if name in expect:
+            out[name] = expect[name]
+    if step.play is not None:
+        out["includes"] = [*out.get("includes", []), step.play[1].to_wire()]  # the scripted play must be legal
+    return out
+
+
+def _result_expect(step: Step) -> dict[str, Any]:
+    if step.expect.get("not_over"):
+        return {"result": None}
+    r = step.expect["result"]
+    return {"result": result_to_wire(GameResult(r["winner"], r["kind"], r["points"]))}
+
+
+def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any]]:
+    """The requests one step sends (a plays step with `next` sends two), each with its expectation."""
+
+    def ask(kind: str, expect: dict[str, Any], **fields: Any) -> dict[str, Any]:
+        request = {"type": kind, "id": str(next(ids)), "rules": rules.to_wire(), **fields}
+        return {"request": request, "expect": expect}
+
+    state = step.state.to_wire()
+    if step.kind == "plays":
+        out = [ask("legal-plays", _plays_expect(step), state=state)]
+        if step.check_next:
+            out.append(ask("next-segment", {"next": None if step.next is None else step.next.to_wire()}, state=state))
+        return out
+    if step.kind == "result":
+        return [ask("game-result", _result_expect(step), state=state)]
+    if step.kind == "opening":
+        assert step.opening is not None
+        o = step.opening
+        expect = {k: step.expect[k] for k in ("starts", "dice", "cube") if k in step.expect}
+        match, cube = step.state.match.to_wire(), step.state.cube.to_wire()
+        fields = {"dice": o["dice"], "game_number": o["game_number"], "previous_winner": o["previous_winner"]}
+        return [ask("opening", expect, **fields, cube=cube, match=match)]
+    if step.kind == "may-double":
+        return [ask("may-double", {"allowed": step.expect["may_double"]}, state=state)]
+    if step.kind == "double":
+        expect = {"legal": step.expect.get("legal", True)}
+        expect |= {k: step.expect[k] for k in ("cube", "result") if k in step.expect}
+        return [ask("cube-action", expect, state=state, response=step.response)]
+    assert step.kind == "next-game" and step.outcome is not None
+    expect = {
+        "score": {"white": 0, "black": 0, **step.expect.get("score", {})},
+        "crawford": step.expect.get("crawford", False),
+        "winner": step.expect.get("winner"),
+    }
+    result = result_to_wire(GameResult(step.outcome["winner"], step.outcome["kind"], step.outcome["points"]))
+    return [ask("match-after-game", expect, state=state, result=result)]
+
+
+def exported_case(case: Case, target: Target) -> dict[str, Any]:
+    rules = target.rules(case.options)
+    ids = itertools.count(1)
+    return {
+        "key": f"{target.name}::{case.id}",
+        "id": case.id,
+        "ruleset": target.name,
+        "game": case.game,
+        "title": case.title,
+        "rule_ids": list(case.rules),
+        "queries": sorted(case.queries),
+        "derivation": case.derivation,
+        "source": f"{case.path.parent.name}/{case.path.name}:{case.line}",
+        "requests": [r for step in case.steps for r in requests(step, rules, ids)],
+    }
+
+
+def document(pairs: list[tuple[Case, Target]]) -> dict[str, Any]:
+    return {
+        "format": FORMAT_VERSION,
+        "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
+        "cases": [exported_case(case, target) for case, target in pairs],
+    }
+
+
+@cache
+def validator() -> jsonschema.Draft202012Validator:
+    """The export schema, with the protocol schema it refers to."""
+    protocol, document = (
+        json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text()) for name in ("protocol", "export")
+    )
+    registry = Registry().with_resource(protocol["$id"], Resource.from_contents(protocol))
+    return jsonschema.Draft202012Validator(document, registry=registry)
+
+
+def check(data: dict[str, Any]) -> None:
+    """Raise jsonschema.ValidationError when `data` is not a valid export document."""
+    error = jsonschema.exceptions.best_match(validator().iter_errors(data))
+    if error is not None:
+        raise error
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1) + "\n"

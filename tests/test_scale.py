@@ -1,0 +1,102 @@
+"""--jobs, --shard/--seed and `gammonspec merge`: the same results as one unsharded run in one process."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gammonspec.conformance import cli, jobs
+
+SMALL = ["--ruleset", "narde-guide", "--rule", "nd.head.*"]  # a few dozen cases: cheap
+
+
+def read(path) -> dict:
+    data = json.loads(path.read_text())
+    for result in data.get("results", []):
+        result.pop("time")  # the engine's time on a case differs from run to run
+    return data
+
+
+def test_shards_deal_every_item_out_once_whatever_the_seed():
+    items = list(range(50))
+    for seed in (0, 1, 99):
+        shards = [jobs.select(items, jobs.Shard(i, 4, seed)) for i in range(1, 5)]
+        assert sorted(x for s in shards for x in s) == items
+        assert all(s == sorted(s) for s in shards) and all(len(s) in (12, 13) for s in shards)
+    assert jobs.select(items, jobs.Shard(1, 4, 0)) != jobs.select(items, jobs.Shard(1, 4, 1))
+    assert jobs.select(items, jobs.Shard(2, 4, 5)) == jobs.select(items, jobs.Shard(2, 4, 5))
+
+
+def test_merged_shards_of_a_run_are_the_unsharded_report(tmp_path, capsys):
+    assert cli.main(["run", "-q", *SMALL, "--json", str(tmp_path / "whole.json")]) == 0
+    parts = [tmp_path / f"p{i}.json" for i in (1, 2, 3)]
+    for i, part in enumerate(parts, 1):
+        assert cli.main(["run", "-q", *SMALL, "--shard", f"{i}/3", "--seed", "11", "--json", str(part)]) == 0
+    assert cli.main(["merge", *map(str, parts), "--json", str(tmp_path / "merged.json")]) == 0
+    whole = read(tmp_path / "whole.json")
+    assert read(tmp_path / "merged.json") == whole and whole["summary"]["passed"] > 10
+    assert all(read(p)["shard"]["count"] == 3 and read(p)["plan"] for p in parts)
+
+
+def test_jobs_give_the_outcomes_of_one_process(tmp_path, capsys):
+    assert cli.main(["run", "-q", *SMALL, "--json", str(tmp_path / "one.json")]) == 0
+    assert cli.main(["run", "-q", *SMALL, "--jobs", "2", "--json", str(tmp_path / "two.json")]) == 0
+    assert read(tmp_path / "one.json") == read(tmp_path / "two.json")
+
+
+def test_jobs_and_shards_count_the_same_perft_tree(tmp_path, capsys):
+    whole, parts = tmp_path / "whole.json", [tmp_path / f"part{i}.json" for i in (1, 2, 3)]
+    assert cli.main(["perft", "--ruleset", "narde-variant", "-d", "2", "--jobs", "2", "--json", str(whole)]) == 0
+    for i, part in enumerate(parts, 1):
+        args = ["perft", "--ruleset", "narde-variant", "-d", "2", "--shard", f"{i}/3", "--seed", "7"]
+        assert cli.main([*args, "--json", str(part)]) == 0
+    merged = tmp_path / "merged.json"
+    assert cli.main(["merge", *map(str, parts), "--json", str(merged)]) == 0
+    got, want = json.loads(merged.read_text()), json.loads(whole.read_text())
+    assert got == want and want["tables"][0]["positions"] == 903
+    sizes = [len(json.loads(p.read_text())["tables"][0]["units"]) for p in parts]
+    assert sum(sizes) == len(want["tables"][0]["units"]) and min(sizes) > 0
+
+
+@pytest.fixture
+def shards(tmp_path):
+    parts = [tmp_path / f"p{i}.json" for i in (1, 2)]
+    for i, part in enumerate(parts, 1):
+        assert cli.main(["run", "-q", *SMALL, "--shard", f"{i}/2", "--json", str(part)]) == 0
+    return parts
+
+
+@pytest.mark.parametrize(
+    "which, message",
+    [
+        (lambda p: [p[0]], "are in no report (a shard missing?)"),
+        (lambda p: [p[0], p[0], p[1]], "in more than one report (overlapping shards)"),
+        (lambda p: [p[0], p[0].with_name("nonsense.json")], "not JSON"),
+    ],
+)
+def test_merge_refuses_what_is_not_one_whole_campaign(shards, which, message, capsys):
+    shards[0].with_name("nonsense.json").write_text("{")
+    capsys.readouterr()
+    assert cli.main(["merge", *map(str, which(shards)), "--json", str(shards[0].with_name("m.json"))]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_merge_refuses_shards_of_different_campaigns(shards, tmp_path, capsys):
+    other = tmp_path / "other.json"
+    assert (
+        cli.main(
+            ["run", "-q", "--ruleset", "narde-guide", "--rule", "nd.block.*", "--shard", "2/2", "--json", str(other)]
+        )
+        == 0
+    )
+    assert cli.main(["merge", str(shards[0]), str(other), "--json", str(tmp_path / "m.json")]) == 2
+    assert "not a shard of the same campaign" in capsys.readouterr().err
+
+
+def test_fuzz_in_worker_processes_asks_every_state_once(tmp_path, capsys):
+    out = tmp_path / "fuzz.json"
+    args = ["fuzz", "--ruleset", "narde-guide", "--count", "21", "--jobs", "2", "-q", "--out", str(tmp_path / "d")]
+    assert cli.main([*args, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["targets"][0]["positions"] == 21 and not report["failures"]
