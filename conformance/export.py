@@ -22,7 +22,6 @@ from referencing import Registry, Resource
 from . import PROTOCOL_VERSION, __version__
 from .cases import Case, Step
 from .engine import GameResult
-from .protocol import result_to_wire
 from .rules import Rules
 from .runner import Target
 from .validation import SCHEMA_DIR
@@ -57,7 +56,7 @@ def _result_expect(step: Step) -> dict[str, Any]:
     if step.expect.get("not_over"):
         return {"result": None}
     r = step.expect["result"]
-    return {"result": result_to_wire(GameResult(r["winner"], r["kind"], r["points"]))}
+    return {"result": GameResult(r["winner"], r["kind"], r["points"]).to_wire()}
 
 
 def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any]]:
@@ -94,7 +93,7 @@ def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any
         "crawford": step.expect.get("crawford", False),
         "winner": step.expect.get("winner"),
     }
-    result = result_to_wire(GameResult(step.outcome["winner"], step.outcome["kind"], step.outcome["points"]))
+    result = GameResult(step.outcome["winner"], step.outcome["kind"], step.outcome["points"]).to_wire()
     return [ask("match-after-game", expect, state=state, result=result)]
 
 

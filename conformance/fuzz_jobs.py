@@ -95,13 +95,8 @@ def combine(parts: list[Any], seed: int, max_failures: int) -> Any:
             into.kinds.update(t.kinds)
             into.errors += t.errors[: 5 - len(into.errors)]
         for failure in part.failures:
-            same = next((f for f in whole.failures if f.joins(failure)), None)
-            if same is None:
+            if not any(f.absorbs(failure) for f in whole.failures):  # one failure, as one campaign groups them
                 whole.failures.append(failure)
-                continue
-            same.states += failure.states
-            if same.explanation and failure.explanation:
-                same.explanation &= failure.explanation
         whole.stopped = whole.stopped or part.stopped
         whole.fatal = whole.fatal or part.fatal
     if len(whole.failures) > max_failures:

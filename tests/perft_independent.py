@@ -55,7 +55,7 @@ def crazy_turn(layout: Layout, side: Side, dice: tuple[int, int], context: TurnC
 TURNS: dict[str, Turn] = {"backgammon": gnubg_turn, "narde": narde_turn, "crazy-narde": crazy_turn}
 ORACLES = {
     "backgammon": "GNU Backgammon's move generator (gnubg-nn)",
-    "narde": "the independent Narde enumerator (tests/independent_narde.py)",
+    "narde": "the independent Narde-family enumerator (tests/independent_crazy.py)",
     "crazy-narde": "the independent Crazy Narde enumerator, whole turns (tests/independent_crazy.py)",
 }
 HEADER = (
