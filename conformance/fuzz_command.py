@@ -13,8 +13,8 @@ import sys
 from tqdm import tqdm
 
 from . import fuzz, fuzz_report, generators
-from .engine import EngineFailure, EngineLoadError
-from .launch import rerun_engine, say, start
+from .engine import EngineLoadError
+from .launch import handshake, rerun_engine, say, start
 from .reports import write_atomically
 from .runner import Target
 
@@ -37,12 +37,9 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
         return EXIT_USAGE
     try:
         try:
-            info = engine.info()
+            info = handshake(engine)
         except EngineLoadError as exc:
             say(str(exc))
-            return EXIT_USAGE
-        except EngineFailure as exc:
-            say(f"the engine failed its handshake: {exc}")
             return EXIT_USAGE
         if not (args.profile or args.switch):  # as run: the engine's own profiles too
             targets = {**targets, **{p.name: p for p in info.profiles if matches(args, p)}}

@@ -35,6 +35,14 @@ def start(args: argparse.Namespace) -> Engine:
     return PythonEngine(args.engine or "reference", args.timeout, args.startup_timeout)
 
 
+def handshake(engine: Engine) -> EngineInfo:
+    """The engine's answer to hello; failing the handshake is an EngineLoadError (exit 2) worded as for run."""
+    try:
+        return engine.info()
+    except EngineFailure as exc:
+        raise EngineLoadError(f"the engine failed its handshake: {exc}") from None
+
+
 def why_nothing_runs(info: EngineInfo, pairs: Pairs) -> str | None:
     """Why no selected case can be asked of this engine, or None when some can."""
     if any(skip_reason(case, ruleset, info) is None for case, ruleset in pairs):

@@ -19,6 +19,7 @@ from . import PROTOCOL_VERSION, __version__, jobs
 from .board import draw
 from .engine import Engine, EngineFailure, EngineLoadError
 from .games import GAME_DATA
+from .launch import handshake
 from .perft import (
     Count,
     Difference,
@@ -289,12 +290,9 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
         _writable("--json", args.json)
     try:
         engine = engine_of(engine_args_of(args))
-        info = engine.info()
+        info = handshake(engine)
     except EngineLoadError as exc:
         say(str(exc))
-        return EXIT_USAGE
-    except EngineFailure as exc:
-        say(f"the engine failed its handshake: {exc}")
         return EXIT_USAGE
     tables: list[Table] = []
     worst = EXIT_OK
