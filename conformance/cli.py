@@ -115,9 +115,9 @@ def _parser() -> argparse.ArgumentParser:
         "--kinds", type=_kinds, default=(), metavar="K,K", help="only these kinds of state (default: all)"
     )
     fuzz.add_argument("--seed", type=int, default=0, help="the seed of the random states (default 0)")
-    fuzz.add_argument("--count", type=_positive, default=1000, help="states per ruleset or profile (default 1000)")
+    fuzz.add_argument("--count", type=jobs.positive, default=1000, help="states per ruleset or profile (default 1000)")
     fuzz.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this many seconds in all")
-    fuzz.add_argument("--max-failures", type=_positive, default=10, help="stop at this many distinct failures")
+    fuzz.add_argument("--max-failures", type=jobs.positive, default=10, help="stop at this many distinct failures")
     fuzz.add_argument(
         "--out", type=Path, default=Path("fuzz-drafts"), metavar="DIR", help="the folder for draft cases (fuzz-drafts)"
     )
@@ -126,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument(
         "--jobs",
         "-j",
-        type=jobs.jobs_type,
+        type=jobs.positive,
         default=1,
         metavar="N",
         help="worker processes, one engine each (default 1)",
@@ -181,12 +181,6 @@ def _target_arguments(command: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a switch value or option on top of each ruleset or profile run (repeatable)",
     )
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
-    return int(text)
 
 
 def _kinds(text: str) -> tuple[str, ...]:
@@ -420,12 +414,13 @@ def cmd_identify(args: argparse.Namespace) -> int:
     import json
 
     from . import identify
-    from .engine import EngineFailure
-    from .launch import start
+    from .launch import handshake, start
+    from .reports import write_atomically
 
+    _writable("--json", args.json)
     engine = start(args)
     try:
-        info = engine.info()
+        info = handshake(engine)
         if args.profile or args.ruleset:
             if args.ruleset and args.ruleset not in rulesets():
                 say(f"unknown ruleset {args.ruleset} (known: {', '.join(rulesets())})")
@@ -444,15 +439,12 @@ def cmd_identify(args: argparse.Namespace) -> int:
     except (ValueError, EngineLoadError) as exc:
         say(exc)
         return EXIT_USAGE
-    except EngineFailure as exc:
-        say(f"the engine failed its handshake: {exc}")
-        return EXIT_USAGE
     finally:
         if hasattr(engine, "close"):
             engine.close()
     print("\n\n".join(identify.text(r) for r in results))
     if args.json:
-        args.json.write_text(json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
+        write_atomically(args.json, json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
     return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
 
 

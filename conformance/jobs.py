@@ -40,16 +40,17 @@ def shard_type(text: str) -> Shard:
     return Shard(int(i), int(n))
 
 
-def jobs_type(text: str) -> int:
+def positive(text: str) -> int:
+    """An argument that counts something (jobs, plies, states): a whole number of 1 or more."""
     if not (text.isdigit() and int(text) >= 1):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs (1 or more)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
     return int(text)
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
     """--jobs, --shard and --seed, as every command that spreads its work takes them."""
     command.add_argument(
-        "--jobs", "-j", type=jobs_type, default=1, metavar="N", help="worker processes, one engine each (default 1)"
+        "--jobs", "-j", type=positive, default=1, metavar="N", help="worker processes, one engine each (default 1)"
     )
     command.add_argument(
         "--shard",

@@ -45,7 +45,7 @@ Unit = tuple[Roll, Any]  # (roll, the layout its turn leaves)
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--depth", "-d", type=jobs.jobs_type, default=2, metavar="D", help="plies (default 2)")
+    command.add_argument("--depth", "-d", type=jobs.positive, default=2, metavar="D", help="plies (default 2)")
     where = command.add_mutually_exclusive_group()
     where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
     where.add_argument(

@@ -355,7 +355,7 @@ def _rules(target: Ruleset | Profile, transcript: Transcript) -> Rules:
 def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int:
     """`gammonspec replay FILE...` under each backgammon ruleset or profile selected: the exit status
     (0 all good, 1 errors found, 2 bad input or usage)."""
-    from .launch import start
+    from .launch import handshake, start
 
     chosen = [t for t in targets.values() if t.game == "backgammon"]
     if not chosen:
@@ -381,7 +381,7 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
         return EXIT_USAGE
     results: list[Replayed] = []
     try:
-        info = engine.info()
+        info = handshake(engine)
         missing = [c for c in NEEDED if c not in info.capabilities]
         if missing:
             say(f"engine {info.name} does not answer {', '.join(missing)}, which replay needs")

@@ -111,6 +111,25 @@ FAULTS: list[Fault] = [
         2,
     ),
     Fault(
+        "traceback",
+        "replay-engine-fails-handshake",
+        (
+            "replay",
+            "{engines}/../fixtures/transcripts/gnubg-1pt.mat",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py hello-exit",
+        ),
+        "gammonspec: the engine failed its handshake: engine exited without answering (exit status 5) [engine: {python} {engines}/bad_process.py hello-exit]",
+        2,
+    ),
+    Fault(
+        "lost-result",
+        "identify-json-folder-missing",
+        ("identify", "--game", "backgammon", "--json", "{tmp}/no/such/folder/report.json"),
+        "gammonspec: {tmp}/no/such/folder/report.json: --json: no folder {tmp}/no/such/folder",
+        2,
+    ),
+    Fault(
         "hang",
         "hello-hang-startup-timeout",
         (
