@@ -206,7 +206,8 @@ def kept(
         positions, played = r.keep_maximal(used, numbers)
         if not m.block_after:
             return positions, played
-        banned = [pos for pos in positions if moves.trapped(mines[pos], pos[1], g)]
+        theirs = moves.theirs
+        banned = [pos for pos in positions if r.six_block_trap(mines[pos], theirs(pos[1]), g)]
         if not banned:
             return positions, played
         for pos in banned:
