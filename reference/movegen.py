@@ -7,7 +7,7 @@ be played, which `keep_maximal` settles over the whole set).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from gammonspec.conformance.rules import Rules
@@ -221,6 +221,10 @@ class Layouts(Sequence[Layout]):
 
     def __getitem__(self, i):  # type: ignore[override]  # an index, never a slice
         return self.g.to_layouts(self.side, [self.positions[i]])[0]
+
+    def __iter__(self) -> Iterator[Layout]:
+        yield from self.g.to_layouts(self.side, self.positions[:1])  # alone: all() and any() often stop at it
+        yield from self.g.to_layouts(self.side, self.positions[1:])
 
 
 def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: TurnContext, rules: Rules) -> list[Layout]:

@@ -4,7 +4,7 @@ Not a query of the protocol (engines answer segment by segment); the benchmark u
 the largest turns.  Breadth-first over segments, deduplicating the positions between them, so the
 work grows with the number of distinct positions, never with the number of move orders.  Between
 segments the positions stay packed in the next player's view (packed.py), grouped by the state
-they are played in; layouts are built only for the ends of the turn, once each.
+they are played in; layouts are built only for the ends of the turn, when they are read.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import replace
 
 from gammonspec.conformance.games import HEAD
 from gammonspec.conformance.rules import Rules
-from gammonspec.conformance.state import Layout, Segment, Side, State
+from gammonspec.conformance.state import Segment, State
 
-from .movegen import Position, search_view
+from .movegen import Layouts, Position, search_view
 from .packed import geometry
 from .scoring import game_over
 
@@ -28,17 +28,17 @@ def on_head(side: int) -> int:
     return side >> 8 * HEAD & 255
 
 
-def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
-    """The distinct layouts the whole turn can leave, and the most positions held between two segments."""
+def turn_results(state: State, rules: Rules) -> tuple[Layouts, int]:
+    """The distinct layouts the whole turn can leave (built when read), and the most positions held between two
+    segments."""
     g = geometry(state.game)
     owner = state.segment.owner if state.segment else state.turn
     # head moves so far plus the checkers still on the head: constant while only the owner's moves count
     heads = state.context.head_moves + on_head(g.to_view(state.layout, owner)[0])
-    groups: dict[Group, State] = {(state.segment, state.context.head_moves): state}
-    frontier: dict[Group, set[Position]] = {
-        (state.segment, state.context.head_moves): {g.to_view(state.layout, state.turn)}
-    }
-    finals: dict[Side, set[Position]] = {}
+    start: Group = (state.segment, state.context.head_moves)
+    groups = {start: state}
+    frontier = {start: {g.to_view(state.layout, state.turn)}}
+    finals: set[Position] = set()  # in the owner's view
     widest = 1
     while frontier:
         following: dict[Group, set[Position]] = {}
@@ -46,13 +46,13 @@ def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
             current = groups[group]
             for me, them in positions:
                 results, _, after = search_view(current, me, them, rules, g)
+                if after is None and current.turn == owner:
+                    finals.update(results.positions)
+                    continue
                 for i, end in enumerate(results.positions):
-                    if after is None:
-                        finals.setdefault(current.turn, set()).add(end)
-                        continue
                     layout = results[i]
-                    if game_over(layout, rules):  # cn.end.win, cn.draw.both-blocked: mid-turn too
-                        finals.setdefault(current.turn, set()).add(end)
+                    if after is None or game_over(layout, rules):  # cn.end.win, cn.draw.both-blocked: mid-turn too
+                        finals.add(end if current.turn == owner else g.to_view(layout, owner))
                         continue
                     if after.player != current.turn:
                         end = g.to_view(layout, after.player)
@@ -63,4 +63,4 @@ def turn_results(state: State, rules: Rules) -> tuple[set[Layout], int]:
                     following.setdefault((after, head), set()).add(end)
         frontier = following
         widest = max(widest, sum(map(len, frontier.values())))
-    return {layout for side, ends in finals.items() for layout in g.to_layouts(side, list(ends))}, widest
+    return Layouts(g, owner, list(finals)), widest
