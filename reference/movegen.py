@@ -269,8 +269,9 @@ class SegmentPlays:
 
 def search(state: State, rules: Rules) -> SegmentPlays:
     """The legal plays of the current segment and what follows them, from one move search."""
-    results, used = play_segment(state, rules)
-    return SegmentPlays(results, used, next_segment(state, rules, results, used))
+    g = geometry(state.game)
+    results, used, following = search_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    return SegmentPlays(list(results), used, following)
 
 
 def search_view(
