@@ -7,6 +7,7 @@ only when nothing more can be played, which `keep_maximal` settles over the whol
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -223,12 +224,34 @@ def segment_numbers(state: State, rules: Rules) -> tuple[int, ...]:
 def play_segment(state: State, rules: Rules) -> tuple[list[Layout], tuple[int, ...]]:
     """Every distinct layout a legal play of the current segment leaves, and the numbers such a play uses."""
     g = geometry(state.game)
-    me, them = g.to_view(state.layout, state.turn)
+    positions, used = play_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    return g.to_layouts(state.turn, positions), used
+
+
+def play_view(state: State, me: int, them: int, rules: Rules, g: Geometry) -> tuple[list[Position], tuple[int, ...]]:
+    """play_segment in the mover's packed view: `me`, `them` stand for the state's layout (which is not read)."""
     passed = state.segment is not None and state.segment.passed
     head_start = r.head_allowance(state.dice, state.context, rules, passed) - state.context.head_moves
-    numbers = segment_numbers(state, rules)
-    positions, used = legal_positions(me, them, numbers, head_start, rules, g)
-    return g.to_layouts(state.turn, positions), used
+    return legal_positions(me, them, segment_numbers(state, rules), head_start, rules, g)
+
+
+@dataclass(frozen=True)
+class Layouts(Sequence[Layout]):
+    """Packed positions in `side`'s view read as layouts, each built when it is read."""
+
+    g: Geometry
+    side: Side
+    positions: list[Position]
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, i):  # type: ignore[override]  # an index, never a slice
+        return self.g.to_layouts(self.side, [self.positions[i]])[0]
+
+    def __iter__(self) -> Iterator[Layout]:
+        yield from self.g.to_layouts(self.side, self.positions[:1])  # alone: all() and any() often stop at it
+        yield from self.g.to_layouts(self.side, self.positions[1:])
 
 
 def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: TurnContext, rules: Rules) -> list[Layout]:
@@ -247,11 +270,22 @@ class SegmentPlays:
 
 def search(state: State, rules: Rules) -> SegmentPlays:
     """The legal plays of the current segment and what follows them, from one move search."""
-    results, used = play_segment(state, rules)
-    return SegmentPlays(results, used, next_segment(state, rules, results, used))
+    g = geometry(state.game)
+    results, used, following = search_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    return SegmentPlays(list(results), used, following)
 
 
-def next_segment(state: State, rules: Rules, results: list[Layout], used: tuple[int, ...]) -> Segment | None:
+def search_view(
+    state: State, me: int, them: int, rules: Rules, g: Geometry
+) -> tuple[Layouts, tuple[int, ...], Segment | None]:
+    """search in the mover's packed view (play_view): the results as `Layouts` (their packed positions in
+    `.positions`), the numbers they use and what follows them."""
+    positions, used = play_view(state, me, them, rules, g)
+    results = Layouts(g, state.turn, positions)
+    return results, used, next_segment(state, rules, results, used)
+
+
+def next_segment(state: State, rules: Rules, results: Sequence[Layout], used: tuple[int, ...]) -> Segment | None:
     """What follows the current segment, given its legal `results` and the numbers they `used`: the opponent plays
     the remainder, the chain goes on, or the turn ends.
 
