@@ -157,13 +157,14 @@ def legal_positions(
     # checker arrives (then a lower move must come first).
     ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
     root = (me, occupied(me), them, max(head_start, 0), BAR)  # a node: (me, mine, them, head moves left, top)
-    used: dict[Position, set[tuple[int, ...]]] = {(me, them): {numbers}}
+    used: dict[Position, list[tuple[int, ...]]] = {(me, them): [numbers]}  # as keep_maximal takes it
     mines = {(me, them): root[1]}  # each candidate end's occupancy of the mover
     for order in orders(numbers):
         frontier = [root]
         for k, die in enumerate(order):
             left, last = tuple(sorted(order[k + 1 :])), k == len(order) - 1
-            following: dict[tuple[Position, int], Move] = {}  # ((me, them), head moves left) -> node
+            n_left = len(left)
+            following: list[Move] = []
             for node_me, mine, node_them, head_left, top in frontier:
                 if r.game_ends(node_me, mine, node_them, g, m):
                     continue
@@ -173,12 +174,16 @@ def legal_positions(
                     position = move[0], move[2]
                     lefts = used.get(position)
                     if lefts is None:
-                        used[position], mines[position] = {left}, move[1]
-                    else:
-                        lefts.add(left)
+                        used[position], mines[position] = [left], move[1]
+                    elif n_left < len(lefts[0]):  # reached again by a play that uses more numbers
+                        used[position] = [left]
+                    elif n_left == len(lefts[0]) and left not in lefts:
+                        lefts.append(left)
                     if not last:
-                        following[position, move[3]] = move
-            frontier = list(following.values())
+                        following.append(move)
+            # One number from one position reaches each node once, and so do falling sources; otherwise two
+            # orders of the moves can meet (the same position with the same head moves left): keep one.
+            frontier = following if ordered or k == 0 else list({mv[:4]: mv for mv in following}.values())
     return kept(used, mines, numbers, m, moves, g) or ([(me, them)], ())
 
 
@@ -192,7 +197,7 @@ def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 
 def kept(
-    used: dict[Position, set[tuple[int, ...]]],
+    used: dict[Position, list[tuple[int, ...]]],
     mines: dict[Position, int],
     numbers: tuple[int, ...],
     m: r.Movement,

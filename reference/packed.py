@@ -85,18 +85,20 @@ class Geometry:
     def to_layouts(self, side: Side, positions: list[tuple[int, int]]) -> list[Layout]:
         """Back from the mover's packed views to layouts (the opponent's part read once per distinct `them`)."""
         opponent: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        make, game, white = tuple.__new__, self.game, side == "white"  # a Layout from its fields, without a Python call
         layouts = []
         for me, them in positions:
             theirs = opponent.get(them)
             if theirs is None:
                 seen = them.to_bytes(26, "little")
                 theirs = opponent[them] = (self.mine_in_theirs(seen), seen[BAR], seen[OFF])
-            points, (their_points, their_bar, their_off) = POINTS(me.to_bytes(26, "little")), theirs
-            my_bar, my_off = me >> BAR_SHIFT, me & 255
-            if side == "white":
-                layouts.append(Layout(self.game, points, their_points, (my_bar, their_bar), (my_off, their_off)))
+            counts = me.to_bytes(26, "little")
+            points, (their_points, their_bar, their_off) = POINTS(counts), theirs
+            if white:
+                fields = game, points, their_points, (counts[BAR], their_bar), (counts[OFF], their_off)
             else:
-                layouts.append(Layout(self.game, their_points, points, (their_bar, my_bar), (their_off, my_off)))
+                fields = game, their_points, points, (their_bar, counts[BAR]), (their_off, counts[OFF])
+            layouts.append(make(Layout, fields))
         return layouts
 
 

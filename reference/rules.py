@@ -171,15 +171,15 @@ def game_ends(me: int, mine: int, them: int, g: Geometry, m: Movement) -> bool:
 
 
 def keep_maximal(
-    used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...]
+    used: dict[Position, list[tuple[int, ...]]], numbers: tuple[int, ...]
 ) -> tuple[list[Position], tuple[int, ...]]:
     """The plays that use as many numbers as possible; if only one of two numbers can be used, the higher.
 
     bg.move.both-numbers, bg.move.higher-die, bg.move.no-play; nd.move.both-numbers, nd.move.full-move,
     nd.move.higher-die, nd.move.compulsory, nd.move.no-play; cn.move.both-numbers, cn.move.higher-die.
-    `used` maps each candidate end position to the numbers LEFT by the sequences reaching it.
-    Returns the kept positions and the numbers they use."""
-    shortest = {pos: min(map(len, lefts)) for pos, lefts in used.items()}
+    `used` maps each candidate end position to the numbers LEFT by the sequences reaching it that use the most
+    numbers (all of one length, each once).  Returns the kept positions and the numbers they use."""
+    shortest = {pos: len(lefts[0]) for pos, lefts in used.items()}
     fewest = min(shortest.values())
     best = [pos for pos, n in shortest.items() if n == fewest]
     left = next(left for pos in best for left in used[pos] if len(left) == fewest)
