@@ -11,7 +11,7 @@ CEILING = CUBE_VALUES[-1]
 
 def game_has_cube(rules: Rules) -> bool:
     """switch cube=doubling; gul-bara and the Narde texts have no doubling (cn.cube.none)."""
-    return rules["cube"] == "doubling"
+    return rules.switch.cube
 
 
 def cube_available(cube: Cube, side: Side) -> bool:
@@ -37,7 +37,7 @@ def stake_wins_match(match: Match, side: Side, stake: int) -> bool:
 def dice_already_thrown(state: State, rules: Rules) -> bool:
     """The game's first turn under switch opening=play-lead-dice is played with the opening roll, which
     is already thrown: there is no moment before the roll to double in.  bg.cube.offer."""
-    return rules["opening"] == "play-lead-dice" and state.context.rolls_in_game == 0
+    return rules.switch.opening == "play-lead-dice" and state.context.rolls_in_game == 0
 
 
 def turn_under_way(state: State) -> bool:

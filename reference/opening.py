@@ -11,7 +11,7 @@ def previous_winner_starts(game_number: int, previous_winner: Side | None, rules
     """switch next-game-opener=previous-winner: after the first game, the last winner moves first, unrolled.
 
     nd.opening.next-game; bg.opening.every-game for opening-roll."""
-    return rules["next-game-opener"] == "previous-winner" and game_number > 1 and previous_winner is not None
+    return rules.switch.next_game_opener == "previous-winner" and game_number > 1 and previous_winner is not None
 
 
 def automatic_double(cube: Cube, match: Match, rules: Rules) -> bool:
@@ -33,4 +33,4 @@ def opening(
         return Opening(None, None, Cube(cube.value * 2) if automatic_double(cube, match, rules) else cube)
     starts: Side = "white" if white > black else "black"
     lead = (max(white, black), min(white, black))
-    return Opening(starts, lead if rules["opening"] == "play-lead-dice" else None, cube)
+    return Opening(starts, lead if rules.switch.opening == "play-lead-dice" else None, cube)

@@ -118,11 +118,11 @@ def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules, pa
     turn with 3-3, 4-4 or 6-6; head-exception=game-first-roll: two on the game's first roll.
     nd.head.one-per-turn, nd.head.first-turn; numbers passed to the opponent are played with one
     head checker at most and no exception (cn.unplayable.head-rule)."""
-    if rules["head-rule"] == "none":
+    if not rules.switch.head_rule:
         return 15
     if passed:
         return 1
-    exception = rules["head-exception"]
+    exception = rules.switch.head_exception
     double = len(dice) == 2 and dice[0] == dice[1]
     if exception == "first-turn-3-4-6" and context.first_turn and double and dice[0] in (3, 4, 6):
         return 2
@@ -199,7 +199,8 @@ def chain_active(context: TurnContext, rules: Rules) -> bool:
 
     cn.doubles.chain (switch doubles=chain); doubles=chain-after-three-rolls: only once three rolls
     of the game have been played (cn.doubles.first-three-rolls)."""
-    return rules["doubles"] == "chain" or (rules["doubles"] == "chain-after-three-rolls" and context.rolls_in_game >= 3)
+    doubles = rules.switch.doubles
+    return doubles == "chain" or (doubles == "chain-after-three-rolls" and context.rolls_in_game >= 3)
 
 
 def next_in_chain(numbers: tuple[int, ...], context: TurnContext, rules: Rules) -> tuple[int, ...] | None:
@@ -214,4 +215,4 @@ def remainder_passes(rules: Rules) -> bool:
 
     cn.unplayable.opponent-plays; with unplayable=lost they are lost, and with a chain the turn ends
     (cn.unplayable.lost-ends-chain)."""
-    return rules["unplayable"] == "opponent-plays"
+    return rules.switch.unplayable == "opponent-plays"

@@ -34,7 +34,7 @@ def win_kind(layout: Layout, loser: Side, rules: Rules) -> tuple[str, int]:
     bg.score.single, bg.score.gammon, bg.score.backgammon (switch scoring=single-gammon-backgammon);
     nd.score.oin, nd.score.mars (scoring=oin-mars and oin-mars-coke); nd.score.coke and
     nd.score.coke-value (oin-mars-coke: a coke is worth the option coke-value; at 2 it is a mars)."""
-    scheme = rules["scoring"]
+    scheme = rules.switch.scoring
     if layout.borne_off(loser):
         return ("single", 1) if scheme == "single-gammon-backgammon" else ("oin", 1)
     if scheme == "single-gammon-backgammon":
@@ -57,7 +57,7 @@ def mutual_block(layout: Layout) -> bool:
 
 def game_over(layout: Layout, rules: Rules) -> bool:
     """A side has borne off all its checkers, or (draw=both-blocked) the position is a draw."""
-    return winner(layout) is not None or (rules["draw"] == "both-blocked" and mutual_block(layout))
+    return winner(layout) is not None or (rules.switch.draw and mutual_block(layout))
 
 
 def game_result(state: State, rules: Rules) -> GameResult | None:
@@ -65,7 +65,7 @@ def game_result(state: State, rules: Rules) -> GameResult | None:
     layout = state.layout
     won = winner(layout)
     if won is None:
-        if rules["draw"] == "both-blocked" and mutual_block(layout):
+        if rules.switch.draw and mutual_block(layout):
             return GameResult(None, "draw", 0)
         return None
     kind, points = win_kind(layout, other(won), rules)
