@@ -16,7 +16,7 @@ from .cases import Case, Loaded, load, shipped, suite
 from .engine import EngineLoadError, describe_exception, load_engine
 from .profiles import Profile
 from .reports import say
-from .rules import Ruleset, rulesets
+from .rulesets import Ruleset, rulesets
 from .state import GAMES
 from .yamlio import DataError, read_text
 
@@ -309,7 +309,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         say(exc)
         return EXIT_USAGE
     unknown = set(args.ruleset) - set(rulesets())
-    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rule_ids}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unknown or unmatched:
@@ -372,7 +372,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not loaded.cases:
         say("no case loaded: nothing to run")
         return EXIT_USAGE
-    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rule_ids}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unmatched:

@@ -19,7 +19,7 @@ from .cases import Case
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
 from .reports import say
-from .rules import Ruleset, rulesets
+from .rulesets import Ruleset, rulesets
 from .runner import Filters, Outcome, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
 

@@ -36,7 +36,7 @@ from .perft import (
 from .position_ids import decode_xgid, encode_xgid
 from .profiles import Profile
 from .reports import say, write_atomically
-from .rules import Rules, Ruleset
+from .rulesets import Rules, Ruleset
 from .state import State, StateError
 from .yamlio import DataError, read_text
 

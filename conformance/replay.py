@@ -28,7 +28,7 @@ from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
 from .reports import say
-from .rules import Rules, Ruleset
+from .rulesets import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
 from .transcripts import Action, Game, Transcript, TranscriptError, read
 

@@ -73,7 +73,7 @@ def rerun(o: Outcome, engine_args: str = "") -> str:
 def describe_failure(o: Outcome, engine_args: str = "") -> str:
     state = o.state
     lines = [
-        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rules)}]  {o.case.title}",
+        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rule_ids)}]  {o.case.title}",
         f"  at {o.case.where}",
         f"  rerun: {rerun(o, engine_args)}",
     ]
@@ -113,7 +113,7 @@ def text(
         parts = [describe_failure(o, engine_args) for o in bad]
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)
     for o in outcomes:
-        for rule in o.case.rules:
+        for rule in o.case.rule_ids:
             per_rule[rule][o.status] += 1
     if not verbose:
         per_rule = defaultdict(
@@ -162,7 +162,7 @@ def to_json(
                 "title": o.case.title,
                 "time": round(o.seconds, 6),
                 "game": o.case.game,
-                "rules": list(o.case.rules),
+                "rules": list(o.case.rule_ids),
                 "status": o.status,
                 "message": o.message,
                 "missing": o.missing,

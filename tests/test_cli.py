@@ -9,7 +9,7 @@ import pytest
 from conftest import MINI_IDS, MINI_SUITE, dedent
 from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
 from gammonspec.conformance.cases import Loaded, load
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 
 FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne gets wrong
 

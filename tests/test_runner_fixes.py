@@ -11,7 +11,7 @@ import pytest
 from gammonspec.conformance import cli, reports
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, plan, run
 
 
