@@ -17,7 +17,9 @@ from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, pl
 
 @pytest.fixture
 def mini_cli(monkeypatch, mini):
-    monkeypatch.setattr(cli, "shipped", lambda: type("L", (), {"cases": tuple(mini), "errors": ()})())
+    monkeypatch.setattr(
+        "gammonspec.conformance.cases.shipped", lambda: type("L", (), {"cases": tuple(mini), "errors": ()})()
+    )
     monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     return mini
 
