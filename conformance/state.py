@@ -26,7 +26,7 @@ def mirror(game: str, point: int) -> int:
     return GAME_DATA[game].mirror[point]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Layout:
     """Where the checkers stand.  points[s][p - 1] = s's checkers on s's own point p."""
 
@@ -35,6 +35,19 @@ class Layout:
     black: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)  # (white, black)
     off: tuple[int, int] = (0, 0)  # (white, black)
+
+    def __init__(
+        self,
+        game: str,
+        white: tuple[int, ...],
+        black: tuple[int, ...],
+        bar: tuple[int, int] = (0, 0),
+        off: tuple[int, int] = (0, 0),
+    ) -> None:
+        # Frozen: the fields are set once, here, through __dict__ (a third of the cost of the dataclass's
+        # object.__setattr__; a move search builds a layout per result).
+        fields = self.__dict__
+        fields["game"], fields["white"], fields["black"], fields["bar"], fields["off"] = game, white, black, bar, off
 
     def points(self, side: Side) -> tuple[int, ...]:
         return self.white if side == "white" else self.black

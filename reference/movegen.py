@@ -8,12 +8,13 @@ be played, which `keep_maximal` settles over the whole set).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r
-from .packed import BAR, BAR_SHIFT, EVERY_POINT, OFF, POINT_SLOTS, SLOT, Geometry, falling, geometry, occupied
+from .packed import BAR, BAR_SHIFT, EVERY_POINT, OFF, SLOT, Geometry, falling, geometry, occupied
 from .scoring import game_over
 
 Position = r.Position
@@ -27,52 +28,61 @@ class RuleTables:
     Kept per Movement and per rule functions (a patched function gets tables of its own)."""
 
     heads: int  # sources a move from which leaves the head
-    closed: bytes  # a checker count -> 1 where a point holding that many opposing checkers is closed
-    blots: bytes  # a checker count -> 1 where landing on that many opposing checkers hits
+    closed: bytes  # a checker count -> b"1" where a point holding that many opposing checkers is closed, else b"0"
+    blots: bytes  # a checker count -> b"1" where landing on that many opposing checkers hits, else b"0"
     frozen: dict[tuple[int, bool], int]  # (number, all home) -> mask of the sources frozen for it
+    targets: tuple[tuple[int, ...], ...]  # number -> source -> where a move of it lands (OFF: borne off)
+    bar_first: tuple[bool, ...]  # checkers on the bar -> whether nothing else may move
 
 
 _TABLES: dict[tuple[object, ...], RuleTables] = {}
+_TABLED = ("leaves_head", "point_closed", "hits_blot", "home_checker_frozen", "entry_point", "must_enter_first")
 
 
 def rule_tables(m: r.Movement) -> RuleTables:
-    key = (m, r.leaves_head, r.point_closed, r.hits_blot, r.home_checker_frozen)
+    key = (m, *(getattr(r, name) for name in _TABLED))
     tables = _TABLES.get(key)
     if tables is None:
         tables = _TABLES[key] = RuleTables(
             sum(1 << p for p in range(1, BAR + 1) if r.leaves_head(p, m)),
-            bytes(r.point_closed(n, m) for n in range(256)),
-            bytes(r.hits_blot(n, m) for n in range(256)),
+            bytes(b"01"[r.point_closed(n, m)] for n in range(256)),
+            bytes(b"01"[r.hits_blot(n, m)] for n in range(256)),
             {
                 (die, home): sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
                 for die in range(1, 7)
                 for home in (False, True)
             },
+            tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7)),
+            tuple(r.must_enter_first(n) for n in range(256)),
         )
     return tables
+
+
+def point_mask(counts: bytes, digits: bytes) -> int:
+    """The points 1-24 whose count `digits` maps to b"1", as a mask (`counts`: a packed side's bytes)."""
+    return int(counts.translate(digits)[::-1], 2) & EVERY_POINT
 
 
 @dataclass
 class SingleMoves:
     """The single-number moves of one search, the opponent's side read once per `them`.
 
-    The opponent's closed points and blots (packed: one flag a slot) depend only on its checkers,
-    which only a hit changes."""
+    The points the mover may land on and the opponent's blots (masks of the mover's points) depend
+    only on the opponent's checkers, which only a hit changes."""
 
     m: r.Movement
     tables: RuleTables
-    boards: dict[int, tuple[int, int]] = field(default_factory=dict)  # them -> (closed, blots)
+    boards: dict[int, tuple[int, int]] = field(default_factory=dict)  # them -> (open points, blots)
     occupancy: dict[int, int] = field(default_factory=dict)  # them -> its occupancy mask
     traps: dict[int, dict[int, bool]] = field(default_factory=dict)  # them -> mine -> six_block_trap
 
     def board(self, them: int) -> tuple[int, int]:
-        """The opponent's closed points and blots, one flag a slot of the mover's points."""
+        """The points the mover may land on and the opponent's blots, as masks of the mover's points."""
         found = self.boards.get(them)
         if found is None:
             counts = them.to_bytes(26, "little")
-            closed = int.from_bytes(counts.translate(self.tables.closed), "little") & POINT_SLOTS
-            blots = int.from_bytes(counts.translate(self.tables.blots), "little") & POINT_SLOTS
-            found = self.boards[them] = (closed, blots)
+            landable = EVERY_POINT & ~point_mask(counts, self.tables.closed)
+            found = self.boards[them] = (landable, point_mask(counts, self.tables.blots))
         return found
 
     def theirs(self, them: int) -> int:
@@ -85,11 +95,11 @@ class SingleMoves:
         """The opponent after its blot on `target` is hit, its board updated from the point that changed."""
         after = them - SLOT[target] + SLOT[BAR]
         if after not in self.boards:
-            closed, blots = self.boards[them]
-            shift, keep = 8 * target, ~(255 << 8 * target)
+            landable, blots = self.boards[them]
+            bit, empty = 1 << target, 0  # the target now holds no opposing checker
             self.boards[after] = (
-                closed & keep | self.tables.closed[0] << shift,
-                blots & keep | self.tables.blots[0] << shift,
+                landable & ~bit | bit * (self.tables.closed[empty] == ord("0")),
+                blots & ~bit | bit * (self.tables.blots[empty] == ord("1")),
             )
         return after
 
@@ -104,75 +114,74 @@ class SingleMoves:
         return found
 
     def of(self, me: int, mine: int, them: int, die: int, head_left: int, top: int = BAR) -> list[Move]:
-        """Each position one move of `die` from a point no higher than `top` can reach."""
-        closed, blots = self.board(them)
-        if r.must_enter_first(me >> BAR_SHIFT & 255):
-            sources: tuple[int, ...] = (BAR,)
+        """Each position one move of `die` from a point (or the bar) no higher than `top` can reach."""
+        t = self.tables
+        landable, blots = self.boards.get(them) or self.board(them)
+        targets = t.targets[die]
+        if t.bar_first[me >> BAR_SHIFT]:
+            sources = 1 << BAR if landable >> targets[BAR] & 1 else 0
         else:
-            sources = falling(mine & EVERY_POINT & (2 << top) - 1)
-        home = r.all_home(mine)
-        frozen, heads = self.tables.frozen[(die, home)], self.tables.heads
+            free = mine & EVERY_POINT & (2 << top) - 1
+            home = r.all_home(mine)
+            sources = free & landable << die & ~t.frozen[(die, home)]  # the moves that land on a point
+            if home:  # and the ones that bear off, where the rule allows it
+                for source in falling(free & (2 << die) - 1):
+                    if r.bear_off_allowed(mine, source, die, home, self.m):
+                        sources |= 1 << source
+        if not head_left:
+            sources &= ~t.heads
         moves = []
-        for source in sources:
-            target = r.entry_point(die) if source == BAR else source - die
-            if target >= 1:
-                if closed >> 8 * target & 1 or frozen >> source & 1:
-                    continue
-            elif r.bear_off_allowed(mine, source, die, home, self.m):
-                target = OFF
-            else:
-                continue
-            head = heads >> source & 1
-            if head and not head_left:
-                continue
+        for source in falling(sources):
+            target = targets[source]
             new_me = me - SLOT[source] + SLOT[target]
             new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
-            new_them = self.hit(them, target) if blots >> 8 * target & 1 else them
-            moves.append((new_me, new_mine, new_them, head_left - head, source))
+            new_them = self.hit(them, target) if blots >> target & 1 else them
+            moves.append((new_me, new_mine, new_them, head_left - (t.heads >> source & 1), source))
         return moves
 
 
 def legal_positions(
     me: int, them: int, numbers: tuple[int, ...], head_start: int, rules: Rules, g: Geometry
 ) -> tuple[list[Position], tuple[int, ...]]:
-    """The distinct end positions of all legal plays of `numbers` in the mover's packed view, and the numbers they use."""
+    """The distinct end positions of all legal plays of `numbers` in the mover's packed view, and the numbers they use.
+
+    Breadth-first, a number at a time, for each order of the numbers; every node is a candidate end of the play."""
     m = r.Movement.of(rules)
     moves = SingleMoves(m, rule_tables(m))
-    used: dict[Position, set[tuple[int, ...]]] = {}
-    seen: set[tuple[int, int, tuple[int, ...], int, int]] = set()
+    numbers = tuple(sorted(numbers))
     # Moves of one number commute: with equal numbers it is enough to try sources in falling
-    # order (each position is still reached), unless the six-block ban watches every step, or
+    # order (each position is then reached once), unless the six-block ban watches every step, or
     # exact-only bear-off with a free home lets home checkers move only before the last outside
     # checker arrives (then a lower move must come first).
     ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
-
-    def visit(me: int, mine: int, them: int, left: tuple[int, ...], head_left: int, top: int) -> None:
-        node = (me, them, left, head_left, top)
-        if node in seen:
-            return
-        seen.add(node)
-        used.setdefault((me, them), set()).add(left)  # every node is a candidate end of the play
-        if r.game_ends(me, mine, them, g, m):
-            return
-        for i, die in enumerate(left):
-            if die in left[:i]:
-                continue
-            rest = left[:i] + left[i + 1 :]
-            for new_me, new_mine, new_them, new_head, source in moves.of(me, mine, them, die, head_left, top):
-                if m.block_within and moves.trapped(new_mine, new_them, g):
+    root = (me, occupied(me), them, max(head_start, 0), BAR)  # a node: (me, mine, them, head moves left, top)
+    used: dict[Position, set[tuple[int, ...]]] = {(me, them): {numbers}}
+    mines = {(me, them): root[1]}  # each candidate end's occupancy of the mover
+    for order in set(permutations(numbers)):
+        frontier = [root]
+        for k, die in enumerate(order):
+            following: dict[tuple[int, int, int], Move] = {}  # (me, them, head moves left) -> node
+            for node_me, mine, node_them, head_left, top in frontier:
+                if r.game_ends(node_me, mine, node_them, g, m):
                     continue
-                if rest:
-                    visit(new_me, new_mine, new_them, rest, new_head, source if ordered else BAR)
-                else:  # the last number: nothing follows, no node to keep
-                    used.setdefault((new_me, new_them), set()).add(rest)
-
-    numbers = tuple(sorted(numbers))
-    visit(me, occupied(me), them, numbers, max(head_start, 0), BAR)
-    return kept(used, numbers, m, moves, g) or ([(me, them)], ())
+                for move in moves.of(node_me, mine, node_them, die, head_left, top if ordered else BAR):
+                    if not (m.block_within and moves.trapped(move[1], move[2], g)):
+                        following[move[0], move[2], move[3]] = move
+            left = tuple(sorted(order[k + 1 :]))
+            for new_me, new_mine, new_them, _, _ in following.values():
+                used.setdefault((new_me, new_them), set()).add(left)
+                mines[new_me, new_them] = new_mine
+            frontier = list(following.values())
+    return kept(used, mines, numbers, m, moves, g) or ([(me, them)], ())
 
 
 def kept(
-    used: dict[Position, set[tuple[int, ...]]], numbers: tuple[int, ...], m: r.Movement, moves: SingleMoves, g: Geometry
+    used: dict[Position, set[tuple[int, ...]]],
+    mines: dict[Position, int],
+    numbers: tuple[int, ...],
+    m: r.Movement,
+    moves: SingleMoves,
+    g: Geometry,
 ) -> tuple[list[Position], tuple[int, ...]] | None:
     """keep_maximal over the candidate ends that leave no banned six-block (None when there are none).
 
@@ -180,7 +189,7 @@ def kept(
     until none is banned: the same answer as dropping every banned end first, for far fewer checks."""
     while used:
         positions, played = r.keep_maximal(used, numbers)
-        banned = [pos for pos in positions if m.block_after and moves.trapped(occupied(pos[0]), pos[1], g)]
+        banned = [pos for pos in positions if m.block_after and moves.trapped(mines[pos], pos[1], g)]
         if not banned:
             return positions, played
         for pos in banned:

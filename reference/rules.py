@@ -143,7 +143,10 @@ def six_block_trap(mine: int, theirs: int, g: Geometry) -> bool:
     from q=24 down to q=1): the row is q = lo..lo+5 and ahead means an opposing checker on some
     q < lo.  Borne-off checkers are not on the path and do not count.  nd.block.six, cn.block.six: switch
     six-block=banned-after-turn checks the position a play leaves, banned-within-turn every step."""
-    held, ahead = g.theirs(mine), g.theirs(theirs)  # bit q: my / their checkers on their point q
+    held = g.theirs(mine)  # bit q: my checkers on their point q
+    if not six_in_a_row(held):
+        return False
+    ahead = g.theirs(theirs)  # bit q: their checkers on their point q
     behind_them = (ahead & -ahead) - 1 if ahead else (1 << 25) - 1  # every q below their most advanced checker
     return six_in_a_row(held & behind_them)
 
