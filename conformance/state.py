@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .games import CHECKERS, GAME_DATA, HEAD, HOME
 from .rulesets import game_hitting
@@ -26,28 +26,16 @@ def mirror(game: str, point: int) -> int:
     return GAME_DATA[game].mirror[point]
 
 
-@dataclass(frozen=True, init=False)
-class Layout:
-    """Where the checkers stand.  points[s][p - 1] = s's checkers on s's own point p."""
+class Layout(NamedTuple):
+    """Where the checkers stand.  points[s][p - 1] = s's checkers on s's own point p.
+
+    A named tuple: immutable, and made, hashed and compared in C (a move search makes one per result)."""
 
     game: str
     white: tuple[int, ...]
     black: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)  # (white, black)
     off: tuple[int, int] = (0, 0)  # (white, black)
-
-    def __init__(
-        self,
-        game: str,
-        white: tuple[int, ...],
-        black: tuple[int, ...],
-        bar: tuple[int, int] = (0, 0),
-        off: tuple[int, int] = (0, 0),
-    ) -> None:
-        # Frozen: the fields are set once, here, through __dict__ (a third of the cost of the dataclass's
-        # object.__setattr__; a move search builds a layout per result).
-        fields = self.__dict__
-        fields["game"], fields["white"], fields["black"], fields["bar"], fields["off"] = game, white, black, bar, off
 
     def points(self, side: Side) -> tuple[int, ...]:
         return self.white if side == "white" else self.black

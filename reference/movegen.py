@@ -1,13 +1,14 @@
 """Legal plays: every sequence of single-number moves the rules allow, kept as distinct end positions.
 
-A depth-first search over (position, numbers left, head moves) that visits each node once;
-every node is a candidate end of the turn (a play may stop early only when nothing more can
-be played, which `keep_maximal` settles over the whole set).
+A breadth-first search, a number at a time for each order of the numbers, over (position, head
+moves left), each node once; every node is a candidate end of the turn (a play may stop early
+only when nothing more can be played, which `keep_maximal` settles over the whole set).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from itertools import permutations
 
 from gammonspec.conformance.rulesets import Rules
@@ -30,7 +31,7 @@ class RuleTables:
     heads: int  # sources a move from which leaves the head
     closed: bytes  # a checker count -> b"1" where a point holding that many opposing checkers is closed, else b"0"
     blots: bytes  # a checker count -> b"1" where landing on that many opposing checkers hits, else b"0"
-    frozen: dict[tuple[int, bool], int]  # (number, all home) -> mask of the sources frozen for it
+    frozen: tuple[tuple[int, int], ...]  # number -> all home -> mask of the sources frozen for it
     targets: tuple[tuple[int, ...], ...]  # number -> source -> where a move of it lands (OFF: borne off)
     bar_first: tuple[bool, ...]  # checkers on the bar -> whether nothing else may move
 
@@ -47,11 +48,13 @@ def rule_tables(m: r.Movement) -> RuleTables:
             sum(1 << p for p in range(1, BAR + 1) if r.leaves_head(p, m)),
             bytes(b"01"[r.point_closed(n, m)] for n in range(256)),
             bytes(b"01"[r.hits_blot(n, m)] for n in range(256)),
-            {
-                (die, home): sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
-                for die in range(1, 7)
-                for home in (False, True)
-            },
+            tuple(
+                tuple(
+                    sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
+                    for home in (0, 1)
+                )
+                for die in range(7)
+            ),
             tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7)),
             tuple(r.must_enter_first(n) for n in range(256)),
         )
@@ -63,18 +66,19 @@ def point_mask(counts: bytes, digits: bytes) -> int:
     return int(counts.translate(digits)[::-1], 2) & EVERY_POINT
 
 
-@dataclass
 class SingleMoves:
     """The single-number moves of one search, the opponent's side read once per `them`.
 
     The points the mover may land on and the opponent's blots (masks of the mover's points) depend
     only on the opponent's checkers, which only a hit changes."""
 
-    m: r.Movement
-    tables: RuleTables
-    boards: dict[int, tuple[int, int]] = field(default_factory=dict)  # them -> (open points, blots)
-    occupancy: dict[int, int] = field(default_factory=dict)  # them -> its occupancy mask
-    traps: dict[int, dict[int, bool]] = field(default_factory=dict)  # them -> mine -> six_block_trap
+    __slots__ = ("m", "tables", "boards", "occupancy", "traps")
+
+    def __init__(self, m: r.Movement, tables: RuleTables) -> None:
+        self.m, self.tables = m, tables
+        self.boards: dict[int, tuple[int, int]] = {}  # them -> (open points, blots)
+        self.occupancy: dict[int, int] = {}  # them -> its occupancy mask
+        self.traps: dict[tuple[int, int], bool] = {}  # (mine, them) -> six_block_trap
 
     def board(self, them: int) -> tuple[int, int]:
         """The points the mover may land on and the opponent's blots, as masks of the mover's points."""
@@ -105,12 +109,9 @@ class SingleMoves:
 
     def trapped(self, mine: int, them: int, g: Geometry) -> bool:
         """six_block_trap, asked once per occupancy (a step and the end it reaches ask the same)."""
-        known = self.traps.get(them)
-        if known is None:
-            known = self.traps[them] = {}
-        found = known.get(mine)
+        found = self.traps.get((mine, them))
         if found is None:
-            found = known[mine] = r.six_block_trap(mine, self.theirs(them), g)
+            found = self.traps[mine, them] = r.six_block_trap(mine, self.theirs(them), g)
         return found
 
     def of(self, me: int, mine: int, them: int, die: int, head_left: int, top: int = BAR) -> list[Move]:
@@ -123,20 +124,21 @@ class SingleMoves:
         else:
             free = mine & EVERY_POINT & (2 << top) - 1
             home = r.all_home(mine)
-            sources = free & landable << die & ~t.frozen[(die, home)]  # the moves that land on a point
+            sources = free & landable << die & ~t.frozen[die][home]  # the moves that land on a point
             if home:  # and the ones that bear off, where the rule allows it
                 for source in falling(free & (2 << die) - 1):
                     if r.bear_off_allowed(mine, source, die, home, self.m):
                         sources |= 1 << source
         if not head_left:
             sources &= ~t.heads
-        moves = []
+        moves, slot, heads = [], SLOT, t.heads
         for source in falling(sources):
             target = targets[source]
-            new_me = me - SLOT[source] + SLOT[target]
             new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
             new_them = self.hit(them, target) if blots >> target & 1 else them
-            moves.append((new_me, new_mine, new_them, head_left - (t.heads >> source & 1), source))
+            moves.append(
+                (me - slot[source] + slot[target], new_mine, new_them, head_left - (heads >> source & 1), source)
+            )
         return moves
 
 
@@ -157,22 +159,36 @@ def legal_positions(
     root = (me, occupied(me), them, max(head_start, 0), BAR)  # a node: (me, mine, them, head moves left, top)
     used: dict[Position, set[tuple[int, ...]]] = {(me, them): {numbers}}
     mines = {(me, them): root[1]}  # each candidate end's occupancy of the mover
-    for order in set(permutations(numbers)):
+    for order in orders(numbers):
         frontier = [root]
         for k, die in enumerate(order):
-            following: dict[tuple[int, int, int], Move] = {}  # (me, them, head moves left) -> node
+            left, last = tuple(sorted(order[k + 1 :])), k == len(order) - 1
+            following: dict[tuple[Position, int], Move] = {}  # ((me, them), head moves left) -> node
             for node_me, mine, node_them, head_left, top in frontier:
                 if r.game_ends(node_me, mine, node_them, g, m):
                     continue
                 for move in moves.of(node_me, mine, node_them, die, head_left, top if ordered else BAR):
-                    if not (m.block_within and moves.trapped(move[1], move[2], g)):
-                        following[move[0], move[2], move[3]] = move
-            left = tuple(sorted(order[k + 1 :]))
-            for new_me, new_mine, new_them, _, _ in following.values():
-                used.setdefault((new_me, new_them), set()).add(left)
-                mines[new_me, new_them] = new_mine
+                    if m.block_within and moves.trapped(move[1], move[2], g):
+                        continue
+                    position = move[0], move[2]
+                    lefts = used.get(position)
+                    if lefts is None:
+                        used[position], mines[position] = {left}, move[1]
+                    else:
+                        lefts.add(left)
+                    if not last:
+                        following[position, move[3]] = move
             frontier = list(following.values())
     return kept(used, mines, numbers, m, moves, g) or ([(me, them)], ())
+
+
+def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The distinct orders in which `numbers` (sorted) can be played."""
+    if len(set(numbers)) <= 1:
+        return (numbers,)
+    if len(numbers) == 2:
+        return numbers, numbers[::-1]
+    return tuple(set(permutations(numbers)))
 
 
 def kept(
@@ -189,7 +205,10 @@ def kept(
     until none is banned: the same answer as dropping every banned end first, for far fewer checks."""
     while used:
         positions, played = r.keep_maximal(used, numbers)
-        banned = [pos for pos in positions if m.block_after and moves.trapped(mines[pos], pos[1], g)]
+        if not m.block_after:
+            return positions, played
+        theirs = moves.theirs
+        banned = [pos for pos in positions if r.six_block_trap(mines[pos], theirs(pos[1]), g)]
         if not banned:
             return positions, played
         for pos in banned:
@@ -205,12 +224,34 @@ def segment_numbers(state: State, rules: Rules) -> tuple[int, ...]:
 def play_segment(state: State, rules: Rules) -> tuple[list[Layout], tuple[int, ...]]:
     """Every distinct layout a legal play of the current segment leaves, and the numbers such a play uses."""
     g = geometry(state.game)
-    me, them = g.to_view(state.layout, state.turn)
+    positions, used = play_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    return g.to_layouts(state.turn, positions), used
+
+
+def play_view(state: State, me: int, them: int, rules: Rules, g: Geometry) -> tuple[list[Position], tuple[int, ...]]:
+    """play_segment in the mover's packed view: `me`, `them` stand for the state's layout (which is not read)."""
     passed = state.segment is not None and state.segment.passed
     head_start = r.head_allowance(state.dice, state.context, rules, passed) - state.context.head_moves
-    numbers = segment_numbers(state, rules)
-    positions, used = legal_positions(me, them, numbers, head_start, rules, g)
-    return g.to_layouts(state.turn, positions), used
+    return legal_positions(me, them, segment_numbers(state, rules), head_start, rules, g)
+
+
+@dataclass(frozen=True)
+class Layouts(Sequence[Layout]):
+    """Packed positions in `side`'s view read as layouts, each built when it is read."""
+
+    g: Geometry
+    side: Side
+    positions: list[Position]
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, i):  # type: ignore[override]  # an index, never a slice
+        return self.g.to_layouts(self.side, [self.positions[i]])[0]
+
+    def __iter__(self) -> Iterator[Layout]:
+        yield from self.g.to_layouts(self.side, self.positions[:1])  # alone: all() and any() often stop at it
+        yield from self.g.to_layouts(self.side, self.positions[1:])
 
 
 def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: TurnContext, rules: Rules) -> list[Layout]:
@@ -229,11 +270,22 @@ class SegmentPlays:
 
 def search(state: State, rules: Rules) -> SegmentPlays:
     """The legal plays of the current segment and what follows them, from one move search."""
-    results, used = play_segment(state, rules)
-    return SegmentPlays(results, used, next_segment(state, rules, results, used))
+    g = geometry(state.game)
+    results, used, following = search_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    return SegmentPlays(list(results), used, following)
 
 
-def next_segment(state: State, rules: Rules, results: list[Layout], used: tuple[int, ...]) -> Segment | None:
+def search_view(
+    state: State, me: int, them: int, rules: Rules, g: Geometry
+) -> tuple[Layouts, tuple[int, ...], Segment | None]:
+    """search in the mover's packed view (play_view): the results as `Layouts` (their packed positions in
+    `.positions`), the numbers they use and what follows them."""
+    positions, used = play_view(state, me, them, rules, g)
+    results = Layouts(g, state.turn, positions)
+    return results, used, next_segment(state, rules, results, used)
+
+
+def next_segment(state: State, rules: Rules, results: Sequence[Layout], used: tuple[int, ...]) -> Segment | None:
     """What follows the current segment, given its legal `results` and the numbers they `used`: the opponent plays
     the remainder, the chain goes on, or the turn ends.
 

@@ -15,7 +15,7 @@ from functools import cache
 from operator import itemgetter
 
 from gammonspec.conformance.games import GAME_DATA
-from gammonspec.conformance.state import SIDES, Layout, Side, other
+from gammonspec.conformance.state import Layout, Side
 
 OFF, BAR = 0, 25
 SLOT = tuple(1 << 8 * i for i in range(26))  # one checker at slot i
@@ -62,7 +62,7 @@ class Geometry:
     """A game's geometry in the forms the search core uses (games.Game.mirror)."""
 
     game: str
-    mine_in_theirs: itemgetter  # 26 counts in the other side's numbering -> 24 counts in mine
+    mine_in_theirs: itemgetter  # 25 counts in the other side's numbering (index 0 unused) -> 24 counts in mine
     table: tuple[tuple[int, ...], ...]  # mask_table of the mirror
     their_home: int  # the opponent's home board (its points 1-6) as my points
     their_first_quarter: int  # its points 19-24 as my points
@@ -74,10 +74,12 @@ class Geometry:
 
     def to_view(self, layout: Layout, side: Side) -> tuple[int, int]:
         """The layout from `side`'s point of view, packed: (me, them)."""
-        i, j = SIDES.index(side), SIDES.index(other(side))
-        me = bytes((layout.off[i], *layout.points(side), layout.bar[i]))
-        theirs = (layout.off[j], *layout.points(other(side)), layout.bar[j])
-        them = bytes((layout.off[j], *self.mine_in_theirs(theirs), layout.bar[j]))
+        if side == "white":
+            i, j, mine, theirs = 0, 1, layout.white, layout.black
+        else:
+            i, j, mine, theirs = 1, 0, layout.black, layout.white
+        me = bytes((layout.off[i], *mine, layout.bar[i]))
+        them = bytes((layout.off[j], *self.mine_in_theirs((0, *theirs)), layout.bar[j]))
         return int.from_bytes(me, "little"), int.from_bytes(them, "little")
 
     def to_layouts(self, side: Side, positions: list[tuple[int, int]]) -> list[Layout]:

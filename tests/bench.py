@@ -13,7 +13,8 @@ Every figure is measured side by side in one run, and the bars of issue 12 are r
    bgsage's `possible_moves`, each on its own native board format converted before the clock starts.
 4. Narde plays per second on random Narde positions (both rulesets), now and at BASELINE.
 5. Crazy Narde's worst chains: each segment's distinct results, and the whole turns from 6-6 and 5-5
-   (distinct end positions and time), now and at BASELINE.
+   (distinct end positions and time, best of --repeat; apart, the time to read every end as a layout),
+   now and at BASELINE.
 
 The BASELINE engine runs from its commit's files (`git archive`) in a child process (tests/bench_engine.py);
 so do today's, for the same conditions.  Each timing gets a warm-up pass first and the best of --repeat
@@ -317,7 +318,7 @@ def crazy_layout(white: dict[int, int], black: dict[int, int]) -> Layout:
     return layout
 
 
-def bench_chains(base: Path | None) -> None:
+def bench_chains(base: Path | None, repeat: int) -> None:
     """Worst chains: each segment's result set, and the whole turns from 6-6 and 5-5 (today's and the baseline's)."""
     rules = rulesets()["crazy-narde"].rules()
     layout = crazy_layout(SPREAD, BLACK_HEAD)
@@ -335,13 +336,15 @@ def bench_chains(base: Path | None) -> None:
     print("   whole turns, every segment to the end of the chain (4-4 and lower end in 2.2 million to about")
     print("   60 million distinct positions: not an interactive query, not run):")
     lines = state_lines("crazy-narde", [State(layout, "white", (d, d), TurnContext(False, 10, 0)) for d in (6, 5)])
-    now = in_child(None, lines, "turns")
-    then = in_child(base, lines, "turns") if base else None
+    now = in_child(None, lines, "turns", str(repeat))
+    then = in_child(base, lines, "turns", str(repeat)) if base else None
     for i, d in enumerate((6, 5)):
         figure = f"     chain from {d}-{d}: {now['finals'][i]:9,} distinct end positions in {now['secs'][i]:7.3f} s"
+        figure += f" (+{now['read'][i]:.3f} s to read them all as layouts)"
         if then:
             figure += f"; at {BASELINE} {then['finals'][i]:,} in {then['secs'][i]:.3f} s: "
             figure += f"{then['secs'][i] / now['secs'][i]:5.1f}x"
+            figure += f" ({(then['secs'][i] + then['read'][i]) / (now['secs'][i] + now['read'][i]):.1f}x read included)"
         print(figure)
 
 
@@ -366,7 +369,7 @@ def main() -> None:
     bench_drivers(args.n, args.seed, args.repeat, base)
     bench_movegen(args.n, args.seed, args.repeat, args.profile)
     bench_narde(min(args.n, 2000), args.seed, args.repeat, base)
-    bench_chains(base)
+    bench_chains(base, args.repeat)
     if base:
         shutil.rmtree(base, ignore_errors=True)
 

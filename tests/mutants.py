@@ -256,10 +256,10 @@ def _chain_on_partial(original: Any) -> Any:
 
 
 def _head_moves_forgotten(original: Any) -> Any:
-    def play_segment(state, rules):  # head moves of earlier segments of the turn are not counted
-        return original(replace(state, context=replace(state.context, head_moves=0)), rules)
+    def play_view(state, me, them, rules, g):  # head moves of earlier segments of the turn are not counted
+        return original(replace(state, context=replace(state.context, head_moves=0)), me, them, rules, g)
 
-    return play_segment
+    return play_view
 
 
 def _bar_not_backgammon(original: Any) -> Any:
@@ -467,7 +467,7 @@ RULE_MUTANTS: tuple[Mutant, ...] = (
         _chain_on_partial,
     ),
     mutant("win-mid-turn-ignored", "cn.end.win", movegen, "game_over", const(False)),
-    mutant("earlier-head-moves-forgotten", "nd.head.one-per-turn", movegen, "play_segment", _head_moves_forgotten),
+    mutant("earlier-head-moves-forgotten", "nd.head.one-per-turn", movegen, "play_view", _head_moves_forgotten),
     mutant(
         "fourteen-off-wins",
         "bg.object",

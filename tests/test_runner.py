@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import fake_engines as fe
 import pytest
 from conftest import MINI_IDS
@@ -221,7 +219,7 @@ def test_impossible_position_is_a_wrong_play_listed_as_extra(mini):
     class Sixteen(fe.Reference):
         def legal_plays(self, state, rules):
             lay = state.layout
-            return [*super().legal_plays(state, rules), replace(lay, off=(lay.off[0] + 1, lay.off[1]))]
+            return [*super().legal_plays(state, rules), lay._replace(off=(lay.off[0] + 1, lay.off[1]))]
 
     o = outcomes(Sixteen(), mini)["mini-spread-65"]
     assert o.status == "failed" and o.missing == []
