@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from . import position_ids
 from .messages import QUERIES, STEP_QUERIES
-from .rules import accepted, check_options, check_switches, rulesets
+from .rulesets import accepted, check_options, check_switches, rulesets
 from .scenario import walk
 from .state import (
     CHECKERS,
@@ -38,7 +38,7 @@ CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 @dataclass(frozen=True)
 class Case:
     id: str
-    rules: tuple[str, ...]
+    rule_ids: tuple[str, ...]  # the rule IDs the case covers (its YAML key `rules`)
     title: str
     game: str
     query: str  # legal-plays | game-result | scenario
@@ -190,7 +190,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
         steps = [result_step(raw, [], dict(raw["expect"]), state, where, path)]
     return Case(
         id=raw["id"],
-        rules=tuple(raw["rules"]),
+        rule_ids=tuple(raw["rules"]),
         title=raw["title"],
         game=game,
         query=query,

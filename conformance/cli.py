@@ -6,21 +6,27 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
-from tqdm import tqdm
-
-from . import PROTOCOL_VERSION, __version__, jobs, perft_command, profiles
-from .cases import Case, Loaded, load, shipped, suite
+from . import PROTOCOL_VERSION, __version__, jobs, profiles
 from .engine import EngineLoadError, describe_exception, load_engine
-from .profiles import Profile
-from .reports import say
-from .rules import Ruleset, rulesets
+from .rulesets import rulesets
 from .state import GAMES
+from .terminal import say
 from .yamlio import DataError, read_text
 
+if TYPE_CHECKING:
+    from .cases import Case, Loaded
+    from .profiles import Profile
+    from .rulesets import Ruleset
+
+# Each command imports what it needs when it runs, so `serve` (started once per engine process) and
+# `--help` load no more than they use.
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -145,7 +151,16 @@ def _parser() -> argparse.ArgumentParser:
     perft = commands.add_parser("perft", help="count the positions after D whole turns, roll by roll; compare engines")
     _engine_arguments(perft)
     _target_arguments(perft)
-    perft_command.add_arguments(perft)
+    perft.add_argument("--depth", "-d", type=jobs.positive, default=2, metavar="D", help="plies (default 2)")
+    where = perft.add_mutually_exclusive_group()
+    where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
+    where.add_argument(
+        "--state", type=Path, metavar="FILE", help="from this protocol state (JSON), instead of the start"
+    )
+    perft.add_argument("--divide", action="store_true", help="the counts by first roll and by first play")
+    perft.add_argument("--json", type=Path, metavar="FILE", help="write the counts (by first roll and play) here")
+    jobs.add_arguments(perft)
+    jobs.add_dask_argument(perft)
 
     export = commands.add_parser("export", help="write the resolved suite as protocol requests and expected answers")
     _target_arguments(export)
@@ -209,6 +224,8 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def _loaded(args: argparse.Namespace) -> Loaded:
+    from .cases import load, shipped
+
     return load(args.cases) if args.cases else shipped()
 
 
@@ -291,6 +308,8 @@ def _under_targets(args: argparse.Namespace, command: Callable[[argparse.Namespa
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
+    from . import perft_command
+
     return _under_targets(args, perft_command.command)
 
 
@@ -309,7 +328,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         say(exc)
         return EXIT_USAGE
     unknown = set(args.ruleset) - set(rulesets())
-    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rule_ids}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unknown or unmatched:
@@ -372,7 +391,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not loaded.cases:
         say("no case loaded: nothing to run")
         return EXIT_USAGE
-    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rules}) or _unmatched(
+    unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rule_ids}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unmatched:
@@ -388,16 +407,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not pairs:
         say("no case matches the filters")
         return EXIT_USAGE
-    bar = (
-        (lambda it: it)
-        if args.quiet
-        else (lambda it: tqdm(it, total=len(pairs), unit="case", file=sys.stderr, disable=None))
+    status = run_engine(
+        args, pairs, expect_fail, _progress_bar(args.quiet, len(pairs)), own_profiles=not (args.profile or args.switch)
     )
-    status = run_engine(args, pairs, expect_fail, bar, own_profiles=not (args.profile or args.switch))
     if problems:
         say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
     return status
+
+
+def _progress_bar(quiet: bool, total: int) -> Callable[[Iterable[T]], Iterable[T]]:
+    """The run's progress bar on stderr (tqdm, imported only when it is shown); none with --quiet."""
+    if quiet:
+        return lambda it: it
+    from tqdm import tqdm
+
+    return lambda it: tqdm(it, total=total, unit="case", file=sys.stderr, disable=None)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -450,6 +475,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from . import engine_report
+    from .cases import suite
 
     if not args.out.is_dir():
         say(f"--out {args.out}: no such folder")
@@ -473,6 +499,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
+    from .cases import suite
     from .coverage import report
 
     text, ok = report(suite())
@@ -481,6 +508,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .cases import load, shipped
     from .coverage import clauses, unknown_rules
 
     loaded, specs = load(args.cases, drafts=False) if args.cases else shipped(), clauses()
@@ -502,6 +530,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 
 
 def cmd_pinning(args: argparse.Namespace) -> int:
+    from .cases import suite
     from .pinning import check, ok, table
 
     results = check(load_engine("reference"), suite(), rulesets())

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cases import Case
-from .rules import Ruleset, accepted, registry, rulesets
+from .rulesets import Ruleset, accepted, registry, rulesets
 from .state import GAMES
 
 

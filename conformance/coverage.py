@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from .cases import Case
-from .rules import SPEC_DIR
+from .rulesets import SPEC_DIR
 from .yamlio import DataError
 
 MIN_CASES = 2  # every testable clause is pinned by at least this many cases
@@ -67,7 +67,7 @@ def clauses() -> dict[str, Clause]:
 def cases_by_rule(cases: tuple[Case, ...]) -> dict[str, list[Case]]:
     by_rule: dict[str, list[Case]] = defaultdict(list)
     for case in cases:
-        for rule in case.rules:
+        for rule in case.rule_ids:
             by_rule[rule].append(case)
     return by_rule
 
@@ -78,7 +78,7 @@ def unknown_rules(cases: tuple[Case, ...]) -> list[DataError]:
     return [
         DataError(case.path, case.line, f"case {case.id} names unknown rule {rule}")
         for case in cases
-        for rule in case.rules
+        for rule in case.rule_ids
         if rule not in known
     ]
 

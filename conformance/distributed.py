@@ -19,7 +19,7 @@ from typing import Any
 from . import jobs
 from .engine import EngineLoadError
 from .perft import Count, Node
-from .rules import Rules
+from .rulesets import Rules
 
 
 def _distributed() -> Any:

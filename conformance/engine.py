@@ -18,7 +18,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from .profiles import Profile
-from .rules import Rules, Ruleset, rulesets
+from .rulesets import Rules, Ruleset, rulesets
 from .state import Cube, Layout, Match, Segment, Side, State
 
 CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")

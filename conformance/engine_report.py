@@ -16,7 +16,7 @@ from typing import Any
 from . import identify, reports
 from .cases import Case
 from .engine import Engine
-from .rules import rulesets
+from .rulesets import rulesets
 from .runner import Filters, plan, run
 
 
@@ -32,7 +32,7 @@ def build(engine: Engine, cases: tuple[Case, ...], adapter: str) -> dict[str, An
     data["date"] = datetime.date.today().isoformat()
     data["identified"] = [identify.to_json(f) for f in found]
     data["deviations"] = [
-        {"id": o.case.id, "ruleset": o.ruleset, "rules": list(o.case.rules), "message": o.message}
+        {"id": o.case.id, "ruleset": o.ruleset, "rules": list(o.case.rule_ids), "message": o.message}
         for o in outcomes
         if o.status in ("failed", "errored")
     ]

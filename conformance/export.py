@@ -22,7 +22,7 @@ from referencing import Registry, Resource
 from . import PROTOCOL_VERSION, __version__
 from .cases import Case, Step
 from .engine import GameResult
-from .rules import Rules
+from .rulesets import Rules
 from .runner import Target
 from .validation import SCHEMA_DIR
 
@@ -106,7 +106,7 @@ def exported_case(case: Case, target: Target) -> dict[str, Any]:
         "ruleset": target.name,
         "game": case.game,
         "title": case.title,
-        "rule_ids": list(case.rules),
+        "rule_ids": list(case.rule_ids),
         "queries": sorted(case.queries),
         "derivation": case.derivation,
         "source": f"{case.path.parent.name}/{case.path.name}:{case.line}",

@@ -25,7 +25,7 @@ from gammonspec.reference import ReferenceEngine
 from . import generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
 from .games import GAME_DATA
-from .rules import Rules, registry
+from .rulesets import Rules, registry
 from .runner import Target
 from .state import Layout, Segment, Side, State, StateError, other, standing_six_block
 

@@ -14,9 +14,10 @@ from tqdm import tqdm
 
 from . import fuzz, fuzz_report, generators
 from .engine import EngineLoadError
-from .launch import handshake, rerun_engine, say, start
+from .launch import handshake, rerun_engine, start
 from .reports import write_atomically
 from .runner import Target
+from .terminal import say
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

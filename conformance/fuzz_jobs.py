@@ -19,6 +19,8 @@ from .runner import Target
 
 @dataclass(frozen=True)
 class Task:
+    """One share of a campaign: one target, the seed its states are drawn from and how many."""
+
     target: Target
     kinds: tuple[str, ...]
     seed: int

@@ -16,7 +16,7 @@ from .fuzz import ORACLE, Campaign, Failure, ask, flips
 from .games import GAME_DATA
 from .notation import describe
 from .position_ids import encode_xgid
-from .rules import Rules
+from .rulesets import Rules
 from .runner import Target
 from .state import SIDES, Layout, Side, State, StateError
 
@@ -68,11 +68,11 @@ def _rule_ids(game: str, f: Failure) -> list[str]:
     """The clauses a draft is about: those the shipped cases pinning the explaining switches cover, or, for a bug,
     the clauses whose IDs name what the disagreeing plays do."""
     cases = [c for c in shipped().cases if c.game == game]
-    prefixes = Counter(r.split(".")[0] for c in cases for r in c.rules)
+    prefixes = Counter(r.split(".")[0] for c in cases for r in c.rule_ids)
     prefix = prefixes.most_common(1)[0][0] if prefixes else "bg"
     switches = {name.split("=")[0] for name in f.explanation}
     if switches:
-        found = Counter(r for c in cases if switches & set(c.requires) for r in c.rules)
+        found = Counter(r for c in cases if switches & set(c.requires) for r in c.rule_ids)
         return [r for r, _ in found.most_common(2)] or [prefix + ".object"]
     words = {
         "bears off": "bearoff",

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from math import ceil
 
 from .games import GAME_DATA
-from .rules import Rules
+from .rulesets import Rules
 from .state import (
     CHECKERS,
     HEAD,

@@ -23,7 +23,7 @@ from typing import Any
 from .cases import Case
 from .engine import Engine
 from .profiles import Profile, closest_ruleset, make
-from .rules import accepted, registry, rulesets
+from .rulesets import accepted, registry, rulesets
 from .runner import Outcome, Target, run_one, skip_reason
 
 Key = str | tuple[str, Any]  # a switch, or (option, value): whether the engine plays that option value as asked

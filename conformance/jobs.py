@@ -10,10 +10,8 @@ every item exactly once, and `gammonspec merge` puts their reports together.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -111,6 +109,9 @@ def parallel(
             yield from work(chunk)
             done(len(chunk))
         return
+    import multiprocessing  # here: most runs never start a worker process
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("spawn")  # no inherited threads or engine processes
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer, initargs=initargs) as pool:
         futures = [(len(chunk), pool.submit(work, chunk)) for chunk in chunks(items, jobs)]

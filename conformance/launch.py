@@ -18,10 +18,10 @@ from . import jobs, reports
 from .cases import Case
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
-from .reports import say
-from .rules import Ruleset, rulesets
+from .rulesets import Ruleset, rulesets
 from .runner import Filters, Outcome, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
+from .terminal import printable, say
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 ERRORS_SHOWN = 20  # errored cases listed on stderr, one line each
@@ -71,7 +71,7 @@ def _write_error(args: argparse.Namespace, message: str, stderr: str = "") -> No
 def _fail(args: argparse.Namespace, message: str, stderr: str = "") -> int:
     say(message)
     if stderr:
-        print(reports.printable(stderr), file=sys.stderr)
+        print(printable(stderr), file=sys.stderr)
     _write_error(args, message, stderr)
     return EXIT_USAGE
 

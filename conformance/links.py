@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import cache
 
 from .coverage import clauses
-from .rules import registry, rulesets
+from .rulesets import registry, rulesets
 
 RULE_REF = re.compile(r"(?<![\w./#-])(?P<id>(?:bg|nd|cn)\.[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?![\w-])")
 _PARTS = re.compile(r"(`[^`]*`|\[[^\]]*\]\([^)]*\))")  # code spans and links: never linked inside

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Ruleset, decided, registry, rulesets
+from .rulesets import Ruleset, decided, registry, rulesets
 from .state import GAMES
 
 MARKER = re.compile(r"<!-- disagreements: (?P<game>[a-z-]+) -->")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import CubeOutcome, GameResult, MatchOutcome, Opening
-from .rules import Rules
+from .rulesets import Rules
 from .state import SIDES, Cube, Layout, Match, Segment, State
 
 

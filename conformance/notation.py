@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import game_hitting
+from .rulesets import game_hitting
 from .state import SIDES, Layout, Side, StateError, mirror, other
 
 BAR, OFF = 25, 0

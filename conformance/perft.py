@@ -24,7 +24,7 @@ from typing import Any
 
 from .engine import Engine
 from .notation import describe
-from .rules import Rules, rulesets
+from .rulesets import Rules, rulesets
 from .state import CHECKERS, HEAD, SIDES, Layout, Segment, Side, State, TurnContext, other, start_layout
 from .validation import compiled
 

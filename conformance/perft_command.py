@@ -35,26 +35,14 @@ from .perft import (
 )
 from .position_ids import decode_xgid, encode_xgid
 from .profiles import Profile
-from .reports import say, write_atomically
-from .rules import Rules, Ruleset
+from .reports import write_atomically
+from .rulesets import Rules, Ruleset
 from .state import State, StateError
+from .terminal import say
 from .yamlio import DataError, read_text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 Unit = tuple[Roll, Any]  # (roll, the layout its turn leaves)
-
-
-def add_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--depth", "-d", type=jobs.positive, default=2, metavar="D", help="plies (default 2)")
-    where = command.add_mutually_exclusive_group()
-    where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
-    where.add_argument(
-        "--state", type=Path, metavar="FILE", help="from this protocol state (JSON), instead of the start"
-    )
-    command.add_argument("--divide", action="store_true", help="the counts by first roll and by first play")
-    command.add_argument("--json", type=Path, metavar="FILE", help="write the counts (by first roll and play) here")
-    jobs.add_arguments(command)
-    jobs.add_dask_argument(command)
 
 
 def root_of(args: argparse.Namespace) -> Node | None:

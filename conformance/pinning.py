@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from .cases import Case
 from .engine import Engine
-from .rules import Ruleset, registry
+from .rulesets import Ruleset, registry
 from .runner import run_one
 
 

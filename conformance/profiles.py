@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .rules import Rules, Ruleset, admits, check_options, check_switches, registry, rulesets
+from .rulesets import Rules, Ruleset, admits, check_options, check_switches, registry, rulesets
 from .yamlio import DataError, load_yaml, locate
 
 PROFILE_FIELDS = {"name", "base", "game", "switches", "options", "summary"}

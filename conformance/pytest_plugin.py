@@ -14,7 +14,7 @@ import pytest
 
 from .cases import Case, suite
 from .engine import Engine, EngineFailure, EngineLoadError
-from .rules import Ruleset, rulesets
+from .rulesets import Ruleset, rulesets
 from .runner import Filters, plan, run_one, skip_reason
 
 _ENGINE = pytest.StashKey[Engine]()
@@ -35,7 +35,7 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: Case, ruleset: Ruleset, engine: Engine, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case, self.ruleset, self.engine = case, ruleset, engine
-        for rule in case.rules:
+        for rule in case.rule_ids:
             self.add_marker(pytest.mark.gammonspec_rule(rule))
 
     def runtest(self) -> None:

@@ -27,9 +27,9 @@ from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResu
 from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
-from .reports import say
-from .rules import Rules, Ruleset
+from .rulesets import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
+from .terminal import say
 from .transcripts import Action, Game, Transcript, TranscriptError, read
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -21,21 +19,9 @@ from .position_ids import encode_xgid
 from .profiles import Profile
 from .runner import Outcome, skip_kind
 from .state import StateError
+from .terminal import printable
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
-
-
-def say(message: object) -> None:
-    """One line for the user on stderr, made printable."""
-    print(f"gammonspec: {printable(str(message))}", file=sys.stderr)
-
-
-def printable(text: str) -> str:
-    """Text from an engine made safe for a terminal and for XML: ANSI sequences dropped, other control
-    characters written as escapes (tabs and newlines kept)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _ANSI.sub("", text))
 
 
 def write_atomically(path: Path, data: str) -> None:
@@ -73,7 +59,7 @@ def rerun(o: Outcome, engine_args: str = "") -> str:
 def describe_failure(o: Outcome, engine_args: str = "") -> str:
     state = o.state
     lines = [
-        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rules)}]  {o.case.title}",
+        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rule_ids)}]  {o.case.title}",
         f"  at {o.case.where}",
         f"  rerun: {rerun(o, engine_args)}",
     ]
@@ -113,7 +99,7 @@ def text(
         parts = [describe_failure(o, engine_args) for o in bad]
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)
     for o in outcomes:
-        for rule in o.case.rules:
+        for rule in o.case.rule_ids:
             per_rule[rule][o.status] += 1
     if not verbose:
         per_rule = defaultdict(
@@ -162,7 +148,7 @@ def to_json(
                 "title": o.case.title,
                 "time": round(o.seconds, 6),
                 "game": o.case.game,
-                "rules": list(o.case.rules),
+                "rules": list(o.case.rule_ids),
                 "status": o.status,
                 "message": o.message,
                 "missing": o.missing,

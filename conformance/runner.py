@@ -22,7 +22,7 @@ from .engine import (
 )
 from .notation import describe, origins
 from .profiles import Profile
-from .rules import Rules, Ruleset
+from .rulesets import Rules, Ruleset
 from .state import Cube, Layout, Segment, Side, State, StateError
 
 Target = Ruleset | Profile  # what a case runs under: a ruleset, or an engine profile
@@ -33,7 +33,7 @@ Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
 class Filters:
     games: tuple[str, ...] = ()
     rulesets: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()  # rule ID globs
+    rule_ids: tuple[str, ...] = ()  # rule ID globs
     cases: tuple[str, ...] = ()  # case id globs
 
     def keep(self, case: Case, ruleset: Target) -> bool:
@@ -43,7 +43,7 @@ class Filters:
         return (
             match([case.game], self.games)
             and match([ruleset.name, getattr(ruleset, "base", ruleset.name)], self.rulesets)
-            and match(case.rules, self.rules)
+            and match(case.rule_ids, self.rule_ids)
             and match([case.id], self.cases)
         )
 

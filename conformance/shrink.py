@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from . import generators
-from .rules import Rules
+from .rulesets import Rules
 from .state import SIDES, Layout, Side, State
 
 BUDGET = 600  # candidates tried (each asked of both engines) while shrinking one disagreement

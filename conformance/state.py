@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from .games import CHECKERS, GAME_DATA, HEAD, HOME
-from .rules import game_hitting
+from .rulesets import game_hitting
 
 Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")

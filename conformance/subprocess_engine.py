@@ -36,7 +36,7 @@ from .engine import (
 )
 from .messages import FIELDS, QUERIES
 from .protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
-from .rules import Rules
+from .rulesets import Rules
 from .state import Layout, Segment, State
 from .yamlio import DataError
 

@@ -8,7 +8,7 @@ from importlib.metadata import version
 from typing import Any, NoReturn
 
 from gammonspec.conformance.engine import EngineInfo, EngineLoadError, Skip
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Side, State
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from gammonspec.conformance import __version__
 from gammonspec.conformance.engine import CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening
-from gammonspec.conformance.rules import Rules, rulesets
+from gammonspec.conformance.rulesets import Rules, rulesets
 from gammonspec.conformance.state import Layout, Segment, State
 
 from .cube import cube_action, match_after_game, may_double

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gammonspec.conformance.engine import CubeOutcome, GameResult, MatchOutcome
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import CUBE_VALUES, SIDES, Cube, Match, Side, State, other
 
 CEILING = CUBE_VALUES[-1]

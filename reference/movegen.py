@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gammonspec.conformance.engine import Opening
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Cube, Match, Side
 
 

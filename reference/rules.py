@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from gammonspec.conformance.games import CHECKERS
-from gammonspec.conformance.rules import Rules, Switches
+from gammonspec.conformance.rulesets import Rules, Switches
 from gammonspec.conformance.state import HEAD, TurnContext
 
 from .packed import BAR, FIRST_QUARTER, HOME, OUTSIDE, Geometry, occupied

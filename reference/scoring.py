@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gammonspec.conformance.engine import GameResult
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, State, other
 
 from .cube import jacoby

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gammonspec.conformance.games import HEAD
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Segment, State
 
 from .movegen import Layouts, Position, search_view

@@ -27,7 +27,7 @@ from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, link_rule_ids, switch_clause
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.perft import tables_markdown
-from gammonspec.conformance.rules import accepted, registry, rulesets
+from gammonspec.conformance.rulesets import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
 
@@ -217,7 +217,7 @@ def _options(case: Case) -> str:
 def case_body(case: Case) -> list[str]:
     """A case's board, what it requires, what it expects and how that was derived."""
     state = case.state
-    lines = [f"Rules: {_rule_links(case.rules)}  "]
+    lines = [f"Rules: {_rule_links(case.rule_ids)}  "]
     if case.requires:
         lines.append(f"Requires: {_requires(case)}  ")
     if case.options:
@@ -256,13 +256,13 @@ def _index(game: str, cases: list[Case]) -> str:
     for group, members in groups.items():
         lines += [f"## {_text(group)}", ""]
         for case in members:
-            where = ", ".join(f"[example]({clauses()[r].path.name}#{r})" for r in case.rules[:1] if r in clauses())
+            where = ", ".join(f"[example]({clauses()[r].path.name}#{r})" for r in case.rule_ids[:1] if r in clauses())
             lines += [
                 f"### {_text(case.title)} {{#{case.id}}}",
                 "",
                 board(case.state, case.title, 190),
                 "",
-                f"`{case.id}` · rules: {_rule_links(case.rules)} · drawn in full under its clause: {where}  ",
+                f"`{case.id}` · rules: {_rule_links(case.rule_ids)} · drawn in full under its clause: {where}  ",
                 f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
                 "",
             ]
@@ -524,7 +524,9 @@ def clause_of(switch: str, value: str, game: str) -> str | None:
     """The clause of a switch value in a game: the one that names the switch, else the clause most of whose
     cases pin the value (then the one with most such cases)."""
     by_rule = cases_by_rule(suite())
-    rules = Counter(rule for case in pinning().get((switch, value, game), []) for rule in case.rules if rule in by_rule)
+    rules = Counter(
+        rule for case in pinning().get((switch, value, game), []) for rule in case.rule_ids if rule in by_rule
+    )
     best = sorted(rules, key=lambda rule: (-rules[rule] / len(by_rule[rule]), -rules[rule], rule))
     return switch_clause(switch, game) or next(iter(best), None)
 

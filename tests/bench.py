@@ -49,7 +49,7 @@ sys.path.insert(0, str(HERE))
 import bench_engine  # noqa: E402
 import crosscheck_gnubg as cc  # noqa: E402
 from gammonspec.conformance.cases import suite  # noqa: E402
-from gammonspec.conformance.rules import rulesets  # noqa: E402
+from gammonspec.conformance.rulesets import rulesets  # noqa: E402
 from gammonspec.conformance.runner import Filters, plan, run, run_one  # noqa: E402
 from gammonspec.conformance.state import Layout, Segment, State, TurnContext  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402

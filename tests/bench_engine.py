@@ -36,7 +36,7 @@ def use_tree(root: Path) -> None:
 
 
 def read_states() -> list[tuple[object, object]]:
-    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.rulesets import rulesets
     from gammonspec.conformance.state import State
 
     known = rulesets()
@@ -45,7 +45,7 @@ def read_states() -> list[tuple[object, object]]:
 
 def drive(name: str) -> None:
     from gammonspec.conformance.engine import load_engine
-    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.rulesets import rulesets
     from gammonspec.conformance.state import State
 
     engine, known = load_engine(name), rulesets()

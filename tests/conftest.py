@@ -149,7 +149,7 @@ def answer_table(tmp_path_factory) -> Path:
     protocol.answer, so the keys are exactly what the fake process will be sent."""
     from gammonspec.conformance import PROTOCOL_VERSION
     from gammonspec.conformance.protocol import answer
-    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.rulesets import rulesets
     from gammonspec.conformance.runner import Filters, plan, run
     from gammonspec.conformance.subprocess_engine import SubprocessEngine
     from gammonspec.reference import ReferenceEngine

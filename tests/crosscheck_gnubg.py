@@ -35,7 +35,7 @@ from gammonspec.conformance.generators import (
 )
 from gammonspec.conformance.notation import describe
 from gammonspec.conformance.position_ids import encode_gnubg
-from gammonspec.conformance.rules import Rules, rulesets
+from gammonspec.conformance.rulesets import Rules, rulesets
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, TurnContext, other, start_layout
 from gammonspec.engines.boards import from_bgsage, from_gnubg, to_bgsage, to_gnubg
 from gammonspec.reference.movegen import legal_plays

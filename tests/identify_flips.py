@@ -15,7 +15,7 @@ from gammonspec.conformance.cases import suite  # noqa: E402
 from gammonspec.conformance.identify import Answer, Model, answer, identify  # noqa: E402
 from gammonspec.conformance.pinning import inexpressible_switch  # noqa: E402
 from gammonspec.conformance.profiles import Profile, flips  # noqa: E402
-from gammonspec.conformance.rules import Ruleset, rulesets  # noqa: E402
+from gammonspec.conformance.rulesets import Ruleset, rulesets  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
 from profile_engines import PlaysAs  # noqa: E402
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Segment, TurnContext, mirror, other
 
 HEAD = 24

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 from gammonspec.conformance.engine import CubeOutcome, GameResult, Opening
-from gammonspec.conformance.rules import SPEC_DIR, Rules
+from gammonspec.conformance.rulesets import SPEC_DIR, Rules
 from gammonspec.conformance.state import Cube, Segment
 from gammonspec.reference import ReferenceEngine, cube, movegen, packed, scoring
 from gammonspec.reference import rules as r

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gammonspec.conformance import runner  # noqa: E402
 from gammonspec.conformance.cases import Case, suite  # noqa: E402
-from gammonspec.conformance.rules import Ruleset, rulesets  # noqa: E402
+from gammonspec.conformance.rulesets import Ruleset, rulesets  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
 from mutants import Mutant, all_mutants  # noqa: E402
 

@@ -23,7 +23,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent))
 
 import independent_crazy  # noqa: E402
-from gammonspec.conformance.rules import Rules, rulesets  # noqa: E402
+from gammonspec.conformance.rulesets import Rules, rulesets  # noqa: E402
 from gammonspec.conformance.state import Layout, Side, TurnContext, other, start_layout  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]

@@ -9,7 +9,7 @@ import pytest
 from conftest import MINI_IDS, MINI_SUITE, dedent
 from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
 from gammonspec.conformance.cases import Loaded, load
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 
 FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne gets wrong
 
@@ -17,7 +17,7 @@ FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne get
 @pytest.fixture
 def mini_cli(monkeypatch, mini):
     """The CLI sees the mini suite and the one backgammon ruleset."""
-    monkeypatch.setattr(cli, "shipped", lambda: Loaded(tuple(mini), ()))
+    monkeypatch.setattr("gammonspec.conformance.cases.shipped", lambda: Loaded(tuple(mini), ()))
     monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     return mini
 
@@ -92,7 +92,7 @@ def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
             derivation: by hand, from the rules
     """)
     )
-    monkeypatch.setattr(cli, "shipped", lambda: load([tmp_path / "cases"]))
+    monkeypatch.setattr("gammonspec.conformance.cases.shipped", lambda: load([tmp_path / "cases"]))
     monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     assert cli.main(["run", "-q"]) == 2
     first, last = capsys.readouterr().err.splitlines()  # one clear error, then why nothing ran

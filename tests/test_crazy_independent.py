@@ -32,7 +32,7 @@ from dataclasses import replace
 
 import pytest
 from gammonspec.conformance.generators import STYLES, passed_numbers, styled_layout
-from gammonspec.conformance.rules import Rules, rulesets
+from gammonspec.conformance.rulesets import Rules, rulesets
 from gammonspec.conformance.state import (
     CHECKERS,
     HEAD,

@@ -9,7 +9,7 @@ import pytest
 from gammonspec.conformance import cli
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.engine import EngineLoadError, load_engine
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import Filters, plan, run
 from gammonspec.engines.base import third_party
 

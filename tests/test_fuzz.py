@@ -16,7 +16,7 @@ import pytest
 from conftest import ENGINES
 from gammonspec.conformance import cli, fuzz, fuzz_report, generators
 from gammonspec.conformance.cases import load, read_file
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import run_one
 from gammonspec.conformance.state import Layout, State, TurnContext
 from gammonspec.reference import ReferenceEngine

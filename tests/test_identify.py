@@ -9,7 +9,7 @@ import pytest
 from gammonspec.conformance import cli
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.identify import identify, to_json
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.reference import ReferenceEngine
 from identify_flips import FLIPS, KNOWN_GAPS, MODEL, check
 

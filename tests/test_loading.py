@@ -59,7 +59,7 @@ def assert_error(err: DataError, path: Path, line: int, *fragments: str) -> None
 def test_good_file_loads(write):
     path = write("good.yaml", GOOD)
     [case] = load_file(path)
-    assert case.id == "one" and case.game == "backgammon" and case.rules == ("bg.move.closed-point",)
+    assert case.id == "one" and case.game == "backgammon" and case.rule_ids == ("bg.move.closed-point",)
     assert case.path == path and case.line == 3 and case.where == f"{path}:3"
     assert case.state.turn == "white" and case.state.dice == (6, 5)
     assert case.state.layout == start_layout("backgammon")

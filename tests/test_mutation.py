@@ -5,7 +5,7 @@ from __future__ import annotations
 import mutation
 from gammonspec.conformance import runner
 from gammonspec.conformance.cases import suite
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.reference import cube, rules
 from mutants import all_mutants
 

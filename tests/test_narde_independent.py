@@ -17,7 +17,7 @@ import random
 
 import pytest
 from gammonspec.conformance.generators import styled_layout
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.state import CHECKERS, HEAD, Layout, TurnContext
 from gammonspec.reference.movegen import legal_plays
 from independent_crazy import legal_results

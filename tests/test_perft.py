@@ -14,7 +14,7 @@ import perft_independent
 import pytest
 from gammonspec.conformance import cli
 from gammonspec.conformance.perft import ROLLS, Node, Perft, published, roll_text
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.reference import ReferenceEngine
 
 MUTANT = f"{sys.executable} {Path(__file__).parent / 'engines' / 'mutant_engine.py'}"

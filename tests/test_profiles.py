@@ -10,7 +10,7 @@ from conftest import ENGINES, dedent
 from gammonspec.conformance import cli, profiles
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.profiles import Profile
-from gammonspec.conformance.rules import registry, rulesets
+from gammonspec.conformance.rulesets import registry, rulesets
 from gammonspec.conformance.runner import Filters, plan, run
 from gammonspec.conformance.subprocess_engine import SubprocessEngine
 from gammonspec.conformance.yamlio import DataError

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from gammonspec.conformance.cases import suite
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import Filters, plan, run
 from gammonspec.conformance.subprocess_engine import SubprocessEngine
 

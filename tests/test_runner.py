@@ -9,7 +9,7 @@ from gammonspec.conformance import reports
 from gammonspec.conformance.cases import digest, load_file
 from gammonspec.conformance.engine import EngineInfo
 from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rules import Ruleset, accepted, rulesets
+from gammonspec.conformance.rulesets import Ruleset, accepted, rulesets
 from gammonspec.conformance.runner import Filters, Outcome, plan, run
 from gammonspec.reference import ReferenceEngine
 
@@ -395,7 +395,7 @@ def test_plan_filters(plan_cases, plan_rulesets):
     assert pairs(plan_cases, plan_rulesets, Filters(cases=("needs-*",), rulesets=("plain",))) == [
         ("needs-jacoby", "plain")
     ]
-    assert pairs(plan_cases, plan_rulesets, Filters(rules=("bg.hit.*",))) == [("needs-no-hitting", "gentle")]
+    assert pairs(plan_cases, plan_rulesets, Filters(rule_ids=("bg.hit.*",))) == [("needs-no-hitting", "gentle")]
     assert pairs(plan_cases, plan_rulesets, Filters(games=("narde",))) == []
     assert pairs(plan_cases, plan_rulesets, Filters(cases=("nothing",))) == []
 
@@ -449,7 +449,7 @@ def test_progress_wraps_the_plan(mini):
 def test_count_mismatch_shows_the_divide() -> None:
     """A wrong count or digest comes with the split by highest point left, expected against the engine's."""
     from gammonspec.conformance.cases import suite
-    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.rulesets import rulesets
     from gammonspec.conformance.runner import run_one
     from gammonspec.reference import ReferenceEngine
 

@@ -11,13 +11,15 @@ import pytest
 from gammonspec.conformance import cli, reports
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, plan, run
 
 
 @pytest.fixture
 def mini_cli(monkeypatch, mini):
-    monkeypatch.setattr(cli, "shipped", lambda: type("L", (), {"cases": tuple(mini), "errors": ()})())
+    monkeypatch.setattr(
+        "gammonspec.conformance.cases.shipped", lambda: type("L", (), {"cases": tuple(mini), "errors": ()})()
+    )
     monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     return mini
 

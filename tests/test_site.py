@@ -14,7 +14,7 @@ from gammonspec.conformance.cases import suite
 from gammonspec.conformance.contested import contests
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.links import RULE_REF, code_target
-from gammonspec.conformance.rules import accepted
+from gammonspec.conformance.rulesets import accepted
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PAGE, MAX_SITE = 2_000_000, 15_000_000

@@ -8,7 +8,7 @@ from pathlib import Path
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.coverage import MIN_CASES, cases_by_rule, clauses, problems
 from gammonspec.conformance.matrix import fill
-from gammonspec.conformance.rules import registry, rulesets
+from gammonspec.conformance.rulesets import registry, rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +82,7 @@ def test_matrix_marks_decided_values_with_a_legend() -> None:
 
 def test_a_source_both_stated_and_decided_is_refused(tmp_path, monkeypatch) -> None:
     import pytest
-    from gammonspec.conformance import rules
+    from gammonspec.conformance import rulesets as ruleset_module
     from gammonspec.conformance.yamlio import DataError
 
     text = (ROOT / "spec" / "switches.yaml").read_text()
@@ -91,13 +91,13 @@ def test_a_source_both_stated_and_decided_is_refused(tmp_path, monkeypatch) -> N
     )
     assert bad != text
     (tmp_path / "switches.yaml").write_text(bad)
-    monkeypatch.setattr(rules, "SPEC_DIR", tmp_path)
-    rules.registry.cache_clear()
+    monkeypatch.setattr(ruleset_module, "SPEC_DIR", tmp_path)
+    ruleset_module.registry.cache_clear()
     try:
         with pytest.raises(DataError, match="switch cube: source gul-bara is in both sources and decided"):
-            rules.registry()
+            ruleset_module.registry()
     finally:
-        rules.registry.cache_clear()
+        ruleset_module.registry.cache_clear()
 
 
 def test_rule_ids_in_the_reference_engine_exist_in_the_spec() -> None:

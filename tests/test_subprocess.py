@@ -14,7 +14,7 @@ from conftest import ENGINES, MINI_IDS
 from gammonspec.conformance import PROTOCOL_VERSION
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.protocol import ProtocolError, compatible, decode, serve
-from gammonspec.conformance.rules import rulesets
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import Filters, plan, run
 from gammonspec.conformance.state import State, start_layout
 from gammonspec.conformance.subprocess_engine import EngineFailure, SubprocessEngine
@@ -296,7 +296,7 @@ def test_every_request_the_runner_sends_is_schema_valid() -> None:
     """The runner does not re-check its own requests at run time; this test does, for every query of the suite."""
     from gammonspec.conformance import protocol
     from gammonspec.conformance.cases import suite
-    from gammonspec.conformance.rules import rulesets
+    from gammonspec.conformance.rulesets import rulesets
     from gammonspec.conformance.runner import Filters, plan, run_one
     from gammonspec.reference import ReferenceEngine
 

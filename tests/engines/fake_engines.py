@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gammonspec.conformance.engine import EngineInfo, GameResult, Skip
 from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rules import Rules, rulesets
+from gammonspec.conformance.rulesets import Rules, rulesets
 from gammonspec.conformance.state import Layout, State
 from gammonspec.reference import ReferenceEngine
 

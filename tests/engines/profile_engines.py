@@ -6,7 +6,7 @@ from functools import wraps
 from typing import Any
 
 from gammonspec.conformance.profiles import Profile
-from gammonspec.conformance.rules import Rules
+from gammonspec.conformance.rulesets import Rules
 from gammonspec.reference import ReferenceEngine
 
 QUERIES = ("legal_plays", "next_segment", "game_result", "opening", "may_double", "cube_action", "match_after_game")

@@ -59,7 +59,7 @@ def _switches(items: tuple[tuple[str, str], ...]) -> Switches:
 
 @dataclass(frozen=True)
 class Rules:
-    """What an engine is told about the rules of a request: the ruleset, its switch values, the options."""
+    """The protocol's `rules` object: one request's switch values and chosen options (a `Ruleset` made concrete)."""
 
     ruleset: str
     game: str
@@ -90,6 +90,8 @@ class Rules:
 
 @dataclass(frozen=True)
 class Ruleset:
+    """A named ruleset as defined in spec/rulesets/*.yaml, with its allowed options; `rules()` gives a request's `Rules`."""
+
     name: str
     game: str
     source: str

@@ -1,0 +1,20 @@
+"""What gammonspec prints for the user: one line on stderr, and text from an engine made safe to show."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def say(message: object) -> None:
+    """One line for the user on stderr, made printable."""
+    print(f"gammonspec: {printable(str(message))}", file=sys.stderr)
+
+
+def printable(text: str) -> str:
+    """Text from an engine made safe for a terminal and for XML: ANSI sequences dropped, other control
+    characters written as escapes (tabs and newlines kept)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _ANSI.sub("", text))
