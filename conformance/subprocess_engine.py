@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import collections
 import os
-import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -52,6 +52,64 @@ class _Oversize:
     """The reader's mark for a line longer than MAX_LINE."""
 
 
+OVERSIZE = _Oversize()
+
+
+class _Lines:
+    """The engine's output as lines (bytes, blank ones skipped), read in the caller's thread off the pipe.
+
+    `get` gives the next line, None once the output has ended, OVERSIZE for a line longer than MAX_LINE
+    (both final: nothing after them is read), or raises TimeoutError when no whole line comes in time."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._fd, select.POLLIN)
+        self._buffer = bytearray()
+        self._scanned = 0  # the buffer's first bytes that hold no newline
+        self._ended = False
+        self._final: _Oversize | None = None  # set once an oversize line was seen
+
+    def get(self, timeout: float) -> bytes | _Oversize | None:
+        deadline = time.monotonic() + timeout
+        while (line := self._line()) is False:
+            if not self._poll.poll(max(0.0, deadline - time.monotonic()) * 1000):
+                raise TimeoutError
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:  # the pipe is gone: as the end of the output
+                chunk = b""
+            self._buffer += chunk
+            self._ended = not chunk
+        return line
+
+    def _line(self) -> bytes | _Oversize | None | bool:
+        """The next whole line in the buffer; False when more must be read first."""
+        while self._final is None:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end < 0:
+                if len(self._buffer) > MAX_LINE:
+                    break
+                if not self._ended:
+                    self._scanned = len(self._buffer)
+                    return False
+                if not self._buffer:
+                    return None
+                end = len(self._buffer) - 1  # the last line, without its newline
+            if end > MAX_LINE:
+                break
+            raw = bytes(self._buffer[: end + 1])
+            del self._buffer[: end + 1]
+            self._scanned = 0
+            if raw.strip():
+                return raw
+        self._final = OVERSIZE
+        return OVERSIZE
+
+
 def command_words(command: str) -> list[str]:
     """The engine command as words (shell quoting, no shell); EngineLoadError when empty or malformed."""
     try:
@@ -75,7 +133,7 @@ class SubprocessEngine:
         self.strays: list[tuple[str, str]] = []  # (label of the answer it followed, the line)
         self.hello_notes: list[str] = []  # fields of the hello this runner does not know (ignored)
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | _Oversize | None] = queue.Queue()
+        self._lines: _Lines | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._drainer: threading.Thread | None = None
         self._info: EngineInfo | None = None
@@ -95,10 +153,10 @@ class SubprocessEngine:
             )
         except OSError as exc:
             raise EngineFailure(f"cannot start engine {self.command!r}: {exc.strerror or exc}") from None
-        self._lines = queue.Queue()
-        self._stderr = collections.deque(maxlen=STDERR_LINES)  # this process's stderr only
         proc = self._proc
-        threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
+        assert proc.stdout is not None
+        self._lines = _Lines(proc.stdout)
+        self._stderr = collections.deque(maxlen=STDERR_LINES)  # this process's stderr only
         self._drainer = threading.Thread(target=self._drain, args=(proc.stderr, self._stderr), daemon=True)
         self._drainer.start()
         self._answered.clear()
@@ -127,17 +185,6 @@ class SubprocessEngine:
             declared,
             hello.get("reads_switches", False),
         )
-
-    @staticmethod
-    def _pump(stream: BinaryIO, lines: queue.Queue[bytes | _Oversize | None]) -> None:
-        """Lines of the engine's output as bytes (decoded by the reader); blank lines are skipped."""
-        while raw := stream.readline(MAX_LINE + 1):
-            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-                lines.put(_Oversize())
-                return  # the process is stopped; nothing after it is read
-            if raw.strip():
-                lines.put(raw)
-        lines.put(None)
 
     @staticmethod
     def _drain(stream: BinaryIO, sink: collections.deque[str]) -> None:
@@ -186,13 +233,13 @@ class SubprocessEngine:
 
     def _strays_waiting(self) -> None:
         """Lines already written before a request is sent were not asked for: record them, unread."""
+        assert self._lines is not None
         while True:
             try:
-                raw = self._lines.get_nowait()
-            except queue.Empty:
+                raw = self._lines.get(0.0)
+            except TimeoutError:
                 return
             if not isinstance(raw, bytes):  # the end of the output or an oversize line: the next read sees it
-                self._lines.put(raw)
                 return
             self.strays.append((self._last_label, raw.decode("utf-8", errors="replace").rstrip()))
 
@@ -205,7 +252,7 @@ class SubprocessEngine:
         convert: Callable[[dict[str, Any]], T] = lambda reply: reply,  # type: ignore[assignment,return-value]
     ) -> T:
         """Send one message and read, check and convert its answer, all within `limit` seconds."""
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self._proc is not None and self._proc.stdin is not None and self._lines is not None
         self._strays_waiting()
         try:
             self._proc.stdin.write((encode(message) + "\n").encode("utf-8"))
@@ -215,8 +262,8 @@ class SubprocessEngine:
         deadline = time.monotonic() + limit
         while True:
             try:
-                raw = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
+                raw = self._lines.get(deadline - time.monotonic())
+            except TimeoutError:
                 self._fail(f"no answer within {limit:g} s")
             if raw is None:
                 self._fail("engine exited without answering", exited=True)
