@@ -28,6 +28,11 @@ from .messages import FIELDS, QUERIES
 from .state import Layout, StateError
 from .validation import Compiled, schema
 
+try:  # JSON written in Rust, where a wheel of it is installed (pyproject: as jsonschema-rs)
+    import orjson
+except ImportError:  # pragma: no cover - elsewhere the standard library serves alone
+    orjson = None
+
 MAX_LINE = 4 * 1024 * 1024  # bytes in one message line, its newline not counted (spec/protocol.md, "Limits")
 
 
@@ -80,7 +85,24 @@ def decode(line: str, kind: str) -> dict[str, Any]:
     return check(kind, message)
 
 
+# orjson refuses (so json decides) what json would not write as orjson does
+_AS_JSON_DOES = (
+    0
+    if orjson is None
+    else orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
 def encode(message: dict[str, Any]) -> str:
+    """One line of compact ASCII JSON (orjson writes it where it can: not past 64-bit integers nor non-ASCII)."""
+    if orjson is not None:
+        try:
+            line = orjson.dumps(message, option=_AS_JSON_DOES)
+        except TypeError:  # what json alone writes (or refuses)
+            pass
+        else:
+            if line.isascii():
+                return line.decode("ascii")
     return json.dumps(message, separators=(",", ":"))
 
 
