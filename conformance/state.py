@@ -26,6 +26,9 @@ def mirror(game: str, point: int) -> int:
     return GAME_DATA[game].mirror[point]
 
 
+_NONE_PER_SIDE: dict[str, int] = {}  # a layout's bar or off left out: no checkers there
+
+
 class Layout(NamedTuple):
     """Where the checkers stand.  points[s][p - 1] = s's checkers on s's own point p.
 
@@ -69,15 +72,13 @@ class Layout(NamedTuple):
         """Read a layout as the protocol carries it; raises StateError when malformed (or, with `check`, impossible
         under the switch `hitting`)."""
         try:
-            layout = cls(
-                game=game,
-                white=tuple(map(int, data["white"])),
-                black=tuple(map(int, data["black"])),
-                bar=(int(data.get("bar", {}).get("white", 0)), int(data.get("bar", {}).get("black", 0))),
-                off=(int(data.get("off", {}).get("white", 0)), int(data.get("off", {}).get("black", 0))),
-            )
+            white, black = tuple(map(int, data["white"])), tuple(map(int, data["black"]))
+            on_bar, borne_off = data.get("bar", _NONE_PER_SIDE), data.get("off", _NONE_PER_SIDE)
+            bar = (int(on_bar.get("white", 0)), int(on_bar.get("black", 0)))
+            off = (int(borne_off.get("white", 0)), int(borne_off.get("black", 0)))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise StateError(f"malformed position: {exc!r}") from None
+        layout = tuple.__new__(cls, (game, white, black, bar, off))  # the named tuple's fields, in order
         if check:
             layout.validate(hitting)
         return layout
@@ -110,10 +111,10 @@ class Layout(NamedTuple):
                 raise StateError(
                     f"{side} has checkers on the bar, but {self.game} has no hitting and no bar here (hitting=none)"
                 )
-        theirs = board.mirror
-        for p in range(1, 25):
-            if self.white[p - 1] and self.black[theirs[p] - 1]:
-                raise StateError(f"white's point {p} (black's {theirs[p]}) holds checkers of both sides")
+        if any(map(min, self.white, board.mirrored(self.black))):  # a point holds checkers of both sides: which
+            theirs = board.mirror
+            p = next(p for p in range(1, 25) if self.white[p - 1] and self.black[theirs[p] - 1])
+            raise StateError(f"white's point {p} (black's {theirs[p]}) holds checkers of both sides")
         if not reachable or hitting:
             return
         for side in SIDES:  # without hitting, nothing leaves the home board once bearing off has begun
