@@ -292,6 +292,31 @@ def test_protocol_helpers():
         decode(json.dumps({"type": "plays", "id": "1"}), "from_engine")  # no positions
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"n": 123456789012345678901234567890, "m": -9223372036854775809}',  # past 64 bits: ints, not floats
+        '{"n": 18446744073709551615, "x": 0.1, "y": 1e400, "z": NaN}',
+        '{"s": "\\udfff", "t": "\\u00e9", "a": 1, "a": 2}',
+        '{"points": [0, 2, 0, 0, 0, 5], "ok": true, "none": null}',
+        "[1,]",
+        '{"a": 1} x',
+    ],
+)
+def test_protocol_lines_read_as_json_reads_them(line: str) -> None:
+    """The fast reader (orjson, where installed) reads every line as json does and fails where json fails."""
+    from gammonspec.conformance.protocol import _loads
+
+    try:
+        expected: object = json.loads(line)
+    except json.JSONDecodeError:
+        with pytest.raises(json.JSONDecodeError):
+            _loads(line)
+        return
+    got = _loads(line)
+    assert repr(got) == repr(expected)  # repr: NaN and float-against-int differences show
+
+
 def test_every_request_the_runner_sends_is_schema_valid() -> None:
     """The runner does not re-check its own requests at run time; this test does, for every query of the suite."""
     from gammonspec.conformance import protocol
