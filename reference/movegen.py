@@ -276,8 +276,9 @@ class SegmentPlays:
 def search(state: State, rules: Rules) -> SegmentPlays:
     """The legal plays of the current segment and what follows them, from one move search."""
     g = geometry(state.game)
-    results, used, following = search_view(state, *g.to_view(state.layout, state.turn), rules, g)
-    return SegmentPlays(list(results), used, following)
+    positions, used = play_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    results = g.to_layouts(state.turn, positions)  # all of them are read: built at once
+    return SegmentPlays(results, used, next_segment(state, rules, results, used))
 
 
 def search_view(
