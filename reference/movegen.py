@@ -51,7 +51,7 @@ def rule_tables(m: r.Movement) -> RuleTables:
             tuple(
                 tuple(
                     sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
-                    for home in (0, 1)
+                    for home in (False, True)
                 )
                 for die in range(7)
             ),
