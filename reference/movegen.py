@@ -51,7 +51,7 @@ def rule_tables(m: r.Movement) -> RuleTables:
             tuple(
                 tuple(
                     sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
-                    for home in (0, 1)
+                    for home in (False, True)
                 )
                 for die in range(7)
             ),
@@ -276,8 +276,9 @@ class SegmentPlays:
 def search(state: State, rules: Rules) -> SegmentPlays:
     """The legal plays of the current segment and what follows them, from one move search."""
     g = geometry(state.game)
-    results, used, following = search_view(state, *g.to_view(state.layout, state.turn), rules, g)
-    return SegmentPlays(list(results), used, following)
+    positions, used = play_view(state, *g.to_view(state.layout, state.turn), rules, g)
+    results = g.to_layouts(state.turn, positions)  # all of them are read: built at once
+    return SegmentPlays(results, used, next_segment(state, rules, results, used))
 
 
 def search_view(

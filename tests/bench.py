@@ -17,8 +17,9 @@ Every figure is measured side by side in one run, and the bars of issue 12 are r
    now and at BASELINE.
 
 The BASELINE engine runs from its commit's files (`git archive`) in a child process (tests/bench_engine.py);
-so do today's, for the same conditions.  Each timing gets a warm-up pass first and the best of --repeat
-timed passes counts.  --profile prints the reference engine's cProfile hot spots on the same positions.
+so do today's, for the same conditions: in sections 4 and 5, ROUNDS children per tree, alternated, each
+timing itself in CPU seconds (which other processes on a loaded machine do not take).  Each timing gets a
+warm-up pass first and the best of --repeat timed passes counts.  --profile prints the reference engine's cProfile hot spots on the same positions.
 """
 
 from __future__ import annotations
@@ -183,6 +184,29 @@ def in_child(root: Path | None, lines: list[str], *args: str) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
+ROUNDS = 3  # children of today's and the baseline's tree, alternated: a load that comes and goes falls on both
+
+
+def side_by_side(base: Path | None, lines: list[str], *args: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A timing mode run in ROUNDS alternating children of today's tree and (when given) the baseline's: per tree,
+    the answer with the best times (the children time themselves in CPU seconds, which other processes do not
+    take)."""
+    trees = (None, base) if base else (None,)
+    runs: dict[Path | None, list[dict[str, Any]]] = {root: [] for root in trees}
+    for _ in range(ROUNDS):
+        for root in trees:
+            runs[root].append(in_child(root, lines, *args))
+
+    def best(answers: list[dict[str, Any]]) -> dict[str, Any]:
+        secs = [a["secs"] for a in answers]
+        merged = {**answers[0], "secs": min(secs) if isinstance(secs[0], float) else [min(s) for s in zip(*secs)]}
+        if "read" in answers[0]:
+            merged["read"] = [min(r) for r in zip(*(a["read"] for a in answers))]
+        return merged
+
+    return best(runs[None]), best(runs[base]) if base else None
+
+
 def state_lines(ruleset: str, states: Sequence[State]) -> list[str]:
     return [json.dumps({"ruleset": ruleset, "state": state.to_wire()}) for state in states]
 
@@ -290,13 +314,13 @@ def bench_narde(n: int, seed: int, repeat: int, base: Path | None) -> None:
     import test_narde_independent as nd
 
     states = [State(layout, side, dice, context) for layout, side, dice, context in nd.samples(seed, n)]
-    print(f"\n4. Narde legal plays in process: {n} random positions + rolls (seed {seed}); best of {repeat}")
+    print(f"\n4. Narde legal plays in process: {n} random positions + rolls (seed {seed}); CPU time, best of")
+    print(f"   {repeat} passes in each of {ROUNDS} children per tree, today's and the baseline's alternated")
     for name in ("narde-guide", "narde-variant"):
         lines = state_lines(name, states)
-        now = in_child(None, lines, "plays", str(repeat))
+        now, then = side_by_side(base, lines, "plays", str(repeat))
         figure = f"   reference, {name:14s} {n / now['secs']:8,.0f} positions/s  ({now['secs'] * 1e6 / n:7.1f} us each)"
-        if base:
-            then = in_child(base, lines, "plays", str(repeat))
+        if then:
             figure += f"; at {BASELINE} {n / then['secs']:8,.0f}/s: {then['secs'] / now['secs']:5.2f}x"
             if then["results"] != now["results"]:
                 figure += f" (results differ: {then['results']} then, {now['results']} now)"
@@ -336,8 +360,7 @@ def bench_chains(base: Path | None, repeat: int) -> None:
     print("   whole turns, every segment to the end of the chain (4-4 and lower end in 2.2 million to about")
     print("   60 million distinct positions: not an interactive query, not run):")
     lines = state_lines("crazy-narde", [State(layout, "white", (d, d), TurnContext(False, 10, 0)) for d in (6, 5)])
-    now = in_child(None, lines, "turns", str(repeat))
-    then = in_child(base, lines, "turns", str(repeat)) if base else None
+    now, then = side_by_side(base, lines, "turns", str(repeat))
     for i, d in enumerate((6, 5)):
         figure = f"     chain from {d}-{d}: {now['finals'][i]:9,} distinct end positions in {now['secs'][i]:7.3f} s"
         figure += f" (+{now['read'][i]:.3f} s to read them all as layouts)"
