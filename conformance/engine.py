@@ -14,7 +14,6 @@ import sys
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from .profiles import Profile
@@ -204,6 +203,8 @@ def load_engine(spec: str) -> Engine:
                 f"cannot load engine {spec!r}: module {module_name!r} has no attribute {attr!r}"
             ) from None
     else:
+        from importlib.metadata import entry_points  # here: a run through --engine-cmd never needs it
+
         found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
         if not found:
             names = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
