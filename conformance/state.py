@@ -111,10 +111,10 @@ class Layout(NamedTuple):
                 raise StateError(
                     f"{side} has checkers on the bar, but {self.game} has no hitting and no bar here (hitting=none)"
                 )
-        if any(map(min, self.white, board.mirrored(self.black))):  # a point holds checkers of both sides: which
-            theirs = board.mirror
-            p = next(p for p in range(1, 25) if self.white[p - 1] and self.black[theirs[p] - 1])
-            raise StateError(f"white's point {p} (black's {theirs[p]}) holds checkers of both sides")
+        theirs = board.mirror
+        for p in range(1, 25):
+            if self.white[p - 1] and self.black[theirs[p] - 1]:
+                raise StateError(f"white's point {p} (black's {theirs[p]}) holds checkers of both sides")
         if not reachable or hitting:
             return
         for side in SIDES:  # without hitting, nothing leaves the home board once bearing off has begun
