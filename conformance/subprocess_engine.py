@@ -121,6 +121,58 @@ def command_words(command: str) -> list[str]:
     return words
 
 
+class _StderrTail:
+    """The last lines of an engine's stderr, read to its end in a thread of its own (an engine must never block on
+    a full pipe).  Both that thread and `text` read the pipe, one at a time: `text` first takes up what the engine
+    has written so far, so the tail it gives is as of now.  Never UTF-8 strict: reading must not stop."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.fd = stream.fileno()
+        os.set_blocking(self.fd, False)
+        self.lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self.partial = b""  # the start of a line not ended yet
+        self.ended = False
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        ready = select.poll()
+        ready.register(self.fd, select.POLLIN)
+        while self._take():
+            ready.poll()
+
+    def _take(self) -> bool:
+        """Read what the pipe holds now into the tail; False once the output has ended."""
+        with self.lock:
+            while not self.ended:
+                try:
+                    chunk = os.read(self.fd, 64 * 1024)
+                except BlockingIOError:
+                    return True
+                except OSError:  # closed with the process
+                    chunk = b""
+                if not chunk:
+                    self.ended = True
+                    if self.partial:
+                        self._keep(self.partial)
+                    return False
+                *complete, self.partial = (self.partial + chunk).split(b"\n")
+                for line in complete:
+                    self._keep(line)
+                if len(self.partial) >= 64 * 1024:  # a line without end is kept in pieces
+                    self._keep(self.partial)
+                    self.partial = b""
+            return False
+
+    def _keep(self, raw: bytes) -> None:
+        self.lines.append(raw.decode("utf-8", errors="replace").rstrip("\r")[:STDERR_LINE_CHARS])
+
+    def text(self) -> str:
+        self._take()
+        return "\n".join(self.lines)
+
+
 class SubprocessEngine:
     """The Engine protocol on top of a child process."""
 
@@ -134,8 +186,7 @@ class SubprocessEngine:
         self.hello_notes: list[str] = []  # fields of the hello this runner does not know (ignored)
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: _Lines | None = None
-        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        self._drainer: threading.Thread | None = None
+        self._stderr: _StderrTail | None = None
         self._info: EngineInfo | None = None
         self._next_id = 0
         self._answered: dict[str, str] = {}  # request id -> label, for recognising late duplicates
@@ -156,9 +207,8 @@ class SubprocessEngine:
         proc = self._proc
         assert proc.stdout is not None
         self._lines = _Lines(proc.stdout)
-        self._stderr = collections.deque(maxlen=STDERR_LINES)  # this process's stderr only
-        self._drainer = threading.Thread(target=self._drain, args=(proc.stderr, self._stderr), daemon=True)
-        self._drainer.start()
+        assert proc.stderr is not None
+        self._stderr = _StderrTail(proc.stderr)  # this process's stderr only
         self._answered.clear()
         self._last_label = "the handshake"
         hello = self._exchange(
@@ -186,12 +236,6 @@ class SubprocessEngine:
             hello.get("reads_switches", False),
         )
 
-    @staticmethod
-    def _drain(stream: BinaryIO, sink: collections.deque[str]) -> None:
-        """Keep the tail of stderr, read to its end whatever it holds (never UTF-8 strict: it must not stop)."""
-        while raw := stream.readline(64 * 1024):
-            sink.append(raw.decode("utf-8", errors="replace").rstrip("\r\n")[:STDERR_LINE_CHARS])
-
     def _stop(self) -> None:
         if self._proc is not None:
             try:
@@ -213,12 +257,12 @@ class SubprocessEngine:
                 pass
             code = self._proc.returncode
             self._stop()
-            if self._drainer is not None:  # read the dead process's stderr to the end before reporting it
-                self._drainer.join(timeout=10)  # the whole group is gone, so the pipe ends at once
+            if self._stderr is not None:  # read the dead process's stderr to the end before reporting it
+                self._stderr.thread.join(timeout=10)  # the whole group is gone, so the pipe ends at once
             self.restarts += 1
             if code is not None:
                 message += f" (exit status {code})"
-        raise EngineFailure(f"{message} [engine: {self.command}]", "\n".join(self._stderr))
+        raise EngineFailure(f"{message} [engine: {self.command}]", self._stderr.text() if self._stderr else "")
 
     def _text(self, raw: bytes) -> str:
         if raw.startswith(b"\xef\xbb\xbf"):
@@ -317,7 +361,7 @@ class SubprocessEngine:
         if isinstance(reply, dict) and reply.get("type") == "skip":
             raise Skip(reply["reason"])
         if isinstance(reply, dict) and reply.get("type") == "error":
-            raise EngineFailure(f"engine error: {reply['message']}", "\n".join(self._stderr))
+            raise EngineFailure(f"engine error: {reply['message']}", self._stderr.text() if self._stderr else "")
         return reply
 
     # -- the Engine protocol ---------------------------------------------------
