@@ -127,6 +127,7 @@ class _StderrTail:
     has written so far, so the tail it gives is as of now.  Never UTF-8 strict: reading must not stop."""
 
     def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream  # held: the pipe stays open, whatever becomes of the process object, until read out
         self.fd = stream.fileno()
         os.set_blocking(self.fd, False)
         self.lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
