@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import permutations, repeat
 
 from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
@@ -33,17 +33,29 @@ class RuleTables:
     blots: bytes  # a checker count -> b"1" where landing on that many opposing checkers hits, else b"0"
     frozen: tuple[tuple[int, int], ...]  # number -> all home -> mask of the sources frozen for it
     targets: tuple[tuple[int, ...], ...]  # number -> source -> where a move of it lands (OFF: borne off)
+    steps: tuple[tuple[int, ...], ...]  # number -> source -> what the move adds to the mover's packed side
     bar_first: tuple[bool, ...]  # checkers on the bar -> whether nothing else may move
+    bear_offs: tuple[tuple[int, ...], ...]  # number -> occupancy of a mover with all home -> where it bears off
 
 
 _TABLES: dict[tuple[object, ...], RuleTables] = {}
-_TABLED = ("leaves_head", "point_closed", "hits_blot", "home_checker_frozen", "entry_point", "must_enter_first")
+_TABLED = (
+    "leaves_head",
+    "point_closed",
+    "hits_blot",
+    "home_checker_frozen",
+    "entry_point",
+    "must_enter_first",
+    "bear_off_allowed",
+)
+HOME_OR_OFF = (1 << 7) - 1  # bits 0-6: a mover with every checker home is occupancy within them
 
 
 def rule_tables(m: r.Movement) -> RuleTables:
-    key = (m, *(getattr(r, name) for name in _TABLED))
+    key = (m, *map(getattr, repeat(r), _TABLED))
     tables = _TABLES.get(key)
     if tables is None:
+        targets = tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7))
         tables = _TABLES[key] = RuleTables(
             sum(1 << p for p in range(1, BAR + 1) if r.leaves_head(p, m)),
             bytes(b"01"[r.point_closed(n, m)] for n in range(256)),
@@ -55,8 +67,18 @@ def rule_tables(m: r.Movement) -> RuleTables:
                 )
                 for die in range(7)
             ),
-            tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7)),
+            targets,
+            tuple(tuple(SLOT[target] - SLOT[source] for source, target in enumerate(row)) for row in targets),
             tuple(r.must_enter_first(n) for n in range(256)),
+            tuple(
+                tuple(
+                    sum(
+                        1 << p for p in range(1, die + 1) if mine >> p & 1 and r.bear_off_allowed(mine, p, die, True, m)
+                    )
+                    for mine in range(HOME_OR_OFF + 1)
+                )
+                for die in range(7)
+            ),
         )
     return tables
 
@@ -72,10 +94,10 @@ class SingleMoves:
     The points the mover may land on and the opponent's blots (masks of the mover's points) depend
     only on the opponent's checkers, which only a hit changes."""
 
-    __slots__ = ("m", "tables", "boards", "occupancy", "traps")
+    __slots__ = ("tables", "boards", "occupancy", "traps")
 
-    def __init__(self, m: r.Movement, tables: RuleTables) -> None:
-        self.m, self.tables = m, tables
+    def __init__(self, tables: RuleTables) -> None:
+        self.tables = tables
         self.boards: dict[int, tuple[int, int]] = {}  # them -> (open points, blots)
         self.occupancy: dict[int, int] = {}  # them -> its occupancy mask
         self.traps: dict[tuple[int, int], bool] = {}  # (mine, them) -> six_block_trap
@@ -114,31 +136,35 @@ class SingleMoves:
             found = self.traps[mine, them] = r.six_block_trap(mine, self.theirs(them), g)
         return found
 
-    def of(self, me: int, mine: int, them: int, die: int, head_left: int, top: int = BAR) -> list[Move]:
-        """Each position one move of `die` from a point (or the bar) no higher than `top` can reach."""
+    def of(
+        self, me: int, mine: int, them: int, die: int, head_left: int, top: int = BAR, last: bool = False
+    ) -> list[Move] | list[Position]:
+        """Each move of `die` from a point (or the bar) no higher than `top`; with `last`, only the positions
+        reached (the last number of a play)."""
         t = self.tables
         landable, blots = self.boards.get(them) or self.board(them)
-        targets = t.targets[die]
         if t.bar_first[me >> BAR_SHIFT]:
-            sources = 1 << BAR if landable >> targets[BAR] & 1 else 0
+            sources = 1 << BAR if landable >> t.targets[die][BAR] & 1 else 0
         else:
             free = mine & EVERY_POINT & (2 << top) - 1
             home = r.all_home(mine)
             sources = free & landable << die & ~t.frozen[die][home]  # the moves that land on a point
             if home:  # and the ones that bear off, where the rule allows it
-                for source in falling(free & (2 << die) - 1):
-                    if r.bear_off_allowed(mine, source, die, home, self.m):
-                        sources |= 1 << source
+                sources |= t.bear_offs[die][mine & HOME_OR_OFF] & free
         if not head_left:
             sources &= ~t.heads
-        moves, slot, heads = [], SLOT, t.heads
+        targets, steps = t.targets[die], t.steps[die]
+        if last:
+            return [
+                (me + steps[s], self.hit(them, targets[s]) if blots >> targets[s] & 1 else them)
+                for s in falling(sources)
+            ]
+        heads, moves = t.heads, []
         for source in falling(sources):
             target = targets[source]
             new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
             new_them = self.hit(them, target) if blots >> target & 1 else them
-            moves.append(
-                (me - slot[source] + slot[target], new_mine, new_them, head_left - (heads >> source & 1), source)
-            )
+            moves.append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), source))
         return moves
 
 
@@ -149,7 +175,7 @@ def legal_positions(
 
     Breadth-first, a number at a time, for each order of the numbers; every node is a candidate end of the play."""
     m = r.Movement.of(rules)
-    moves = SingleMoves(m, rule_tables(m))
+    moves = SingleMoves(rule_tables(m))
     numbers = tuple(sorted(numbers))
     # Moves of one number commute: with equal numbers it is enough to try sources in falling
     # order (each position is then reached once), unless the six-block ban watches every step, or
@@ -157,12 +183,14 @@ def legal_positions(
     # checker arrives (then a lower move must come first).
     ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
     root = (me, occupied(me), them, max(head_start, 0), BAR)  # a node: (me, mine, them, head moves left, top)
-    used: dict[Position, list[tuple[int, ...]]] = {(me, them): [numbers]}  # as keep_maximal takes it
-    mines = {(me, them): root[1]}  # each candidate end's occupancy of the mover
+    used: dict[Position, tuple[tuple[int, ...], ...]] = {(me, them): (numbers,)}  # as keep_maximal takes it
+    full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
     for order in orders(numbers):
         frontier = [root]
-        for k, die in enumerate(order):
-            left, last = tuple(sorted(order[k + 1 :])), k == len(order) - 1
+        if not order:
+            continue  # nothing to play: the position stays (keep_maximal keeps it)
+        for k, die in enumerate(order[:-1]):
+            left = tuple(sorted(order[k + 1 :]))
             n_left = len(left)
             following: list[Move] = []
             for node_me, mine, node_them, head_left, top in frontier:
@@ -173,18 +201,26 @@ def legal_positions(
                         continue
                     position = move[0], move[2]
                     lefts = used.get(position)
-                    if lefts is None:
-                        used[position], mines[position] = [left], move[1]
-                    elif n_left < len(lefts[0]):  # reached again by a play that uses more numbers
-                        used[position] = [left]
+                    if lefts is None or n_left < len(lefts[0]):  # new, or reached by a play that uses more numbers
+                        used[position] = (left,)
                     elif n_left == len(lefts[0]) and left not in lefts:
-                        lefts.append(left)
-                    if not last:
-                        following.append(move)
+                        used[position] = (*lefts, left)
+                    following.append(move)
             # One number from one position reaches each node once, and so do falling sources; otherwise two
             # orders of the moves can meet (the same position with the same head moves left): keep one.
             frontier = following if ordered or k == 0 else list({mv[:4]: mv for mv in following}.values())
-    return kept(used, mines, numbers, m, moves, g) or ([(me, them)], ())
+        die = order[-1]  # the last number: only the positions it reaches are needed
+        for node_me, mine, node_them, head_left, top in frontier:
+            if r.game_ends(node_me, mine, node_them, g, m):
+                continue
+            top = top if ordered else BAR
+            if m.block_within:
+                found = moves.of(node_me, mine, node_them, die, head_left, top)
+                full.update(dict.fromkeys((mv[0], mv[2]) for mv in found if not moves.trapped(mv[1], mv[2], g)))
+            else:
+                full.update(dict.fromkeys(moves.of(node_me, mine, node_them, die, head_left, top, True)))
+    used.update(dict.fromkeys(full, ((),)))  # a play that uses every number is never bettered
+    return kept(used, numbers, m, moves, g) or ([(me, them)], ())
 
 
 def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -197,8 +233,7 @@ def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 
 def kept(
-    used: dict[Position, list[tuple[int, ...]]],
-    mines: dict[Position, int],
+    used: dict[Position, tuple[tuple[int, ...], ...]],
     numbers: tuple[int, ...],
     m: r.Movement,
     moves: SingleMoves,
@@ -213,7 +248,7 @@ def kept(
         if not m.block_after:
             return positions, played
         theirs = moves.theirs
-        banned = [pos for pos in positions if r.six_block_trap(mines[pos], theirs(pos[1]), g)]
+        banned = [pos for pos in positions if r.six_block_trap(occupied(pos[0]), theirs(pos[1]), g)]
         if not banned:
             return positions, played
         for pos in banned:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
+from operator import itemgetter
 
 from gammonspec.conformance.games import CHECKERS
 from gammonspec.conformance.rulesets import Rules, Switches
@@ -171,7 +173,7 @@ def game_ends(me: int, mine: int, them: int, g: Geometry, m: Movement) -> bool:
 
 
 def keep_maximal(
-    used: dict[Position, list[tuple[int, ...]]], numbers: tuple[int, ...]
+    used: dict[Position, tuple[tuple[int, ...], ...]], numbers: tuple[int, ...]
 ) -> tuple[list[Position], tuple[int, ...]]:
     """The plays that use as many numbers as possible; if only one of two numbers can be used, the higher.
 
@@ -179,17 +181,16 @@ def keep_maximal(
     nd.move.higher-die, nd.move.compulsory, nd.move.no-play; cn.move.both-numbers, cn.move.higher-die.
     `used` maps each candidate end position to the numbers LEFT by the sequences reaching it that use the most
     numbers (all of one length, each once).  Returns the kept positions and the numbers they use."""
-    shortest = {pos: len(lefts[0]) for pos, lefts in used.items()}
-    fewest = min(shortest.values())
-    best = [pos for pos, n in shortest.items() if n == fewest]
-    left = next(left for pos in best for left in used[pos] if len(left) == fewest)
+    shortest = list(map(len, map(itemgetter(0), used.values())))  # the numbers each candidate leaves unplayed
+    fewest = min(shortest)
+    best = list(compress(used, map(fewest.__eq__, shortest)))
     if fewest == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
         low = (min(numbers),)  # left over when the higher number was played
         with_high = [pos for pos in best if low in used[pos]]
         if with_high:
             return with_high, (max(numbers),)
     played = list(numbers)
-    for n in left:
+    for n in used[best[0]][0]:
         played.remove(n)
     return best, tuple(played)
 

@@ -166,7 +166,7 @@ def _stuck_order(original: Any) -> Any:
         """Each order of the numbers played as far as it goes: the first order that gets stuck is a play,
         instead of only the plays that use the most numbers."""
         m = r.Movement.of(rules)
-        moves = movegen.SingleMoves(m, movegen.rule_tables(m))
+        moves = movegen.SingleMoves(movegen.rule_tables(m))
         ends: dict[r.Position, tuple[int, ...]] = {}
 
         def go(me, mine, them, rest, head, used):
