@@ -28,7 +28,7 @@ from .state import (
 )
 from .steps import Step, digest, expected_next, plays_step, result_step
 from .validation import Compiled, schema
-from .yamlio import DataError, LineDict, load_yaml, locate
+from .yamlio import DataError, LineDict, load_document, locate
 
 __all__ = ["Case", "Loaded", "Step", "digest", "load", "load_all", "load_file", "read_file", "shipped", "suite"]
 
@@ -257,13 +257,12 @@ def read_file(path: Path, drafts: bool = True) -> tuple[list[Case], list[DataErr
 
     Without `drafts`, a case marked `draft` is an error (the shipped suite, `gammonspec check`)."""
     try:
-        data = load_yaml(path)
+        data, floats = load_document(path)  # whether a float is anywhere in the file, noted once
     except DataError as exc:
         return [], [exc]
     if not isinstance(data, dict):
         return [], [DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")]
     file_level, one_case = _validators()
-    floats = _has_float(data)  # looked for once in the whole file
     error = file_level.error(data, data, [], path, floats)
     if error is not None:
         return [], [error]
