@@ -237,8 +237,14 @@ class _Validator(Compiled):
 def _validators() -> tuple[_Validator, _Validator]:
     """The file's own fields (each case left to the second), and one case."""
     whole = schema("case")
-    file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
-    one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
+    defs = whole["$defs"]
+    # Each is a reference into the definitions, not a root that holds them: the compiled check writes out the
+    # schema of the level it fails at in each failure branch, and a root's would hold every definition (slow to
+    # compile, and to raise while trying the alternatives of a oneOf).
+    fields = {k: v for k, v in whole.items() if k not in ("$schema", "$defs")}
+    fields["properties"] = {**whole["properties"], "cases": {"type": "array", "minItems": 1}}
+    file_level = {"$schema": whole["$schema"], "$defs": {**defs, "case-file": fields}, "$ref": "#/$defs/case-file"}
+    one_case = {"$defs": defs, "$ref": "#/$defs/case"}
     return _Validator(file_level, strict_integers=True), _Validator(one_case, strict_integers=True)
 
 
