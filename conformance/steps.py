@@ -113,6 +113,7 @@ def resolve(
     must use them, and an excluded one must be a play the numbers could make that a rule forbids (one the dice
     cannot make tests nothing)."""
     resolved: dict[str, Layout] = {}
+    first: dict[Layout, str] = {}  # each position reached, and the first play that reached it
     layout, turn, usable = state.layout, state.turn, numbers(state)
     for i, play in enumerate(plays):
         try:
@@ -120,8 +121,7 @@ def resolve(
             check_numbers(play, usable)
         except NotationError as exc:
             raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: {kind}play {play!r}: {exc}") from None
-        key = result.key()
-        twin = next((p for p, lay in resolved.items() if lay.key() == key), None)
+        twin = first.get(result)
         if twin is not None and at[-1] == "plays":
             raise DataError(
                 path,
@@ -129,4 +129,5 @@ def resolve(
                 f"case {raw['id']}: {play!r} and {twin!r} reach the same position: list it once",
             )
         resolved[play] = result
+        first.setdefault(result, play)
     return resolved
