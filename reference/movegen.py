@@ -186,9 +186,9 @@ def legal_positions(
     used: dict[Position, tuple[tuple[int, ...], ...]] = {(me, them): (numbers,)}  # as keep_maximal takes it
     full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
     for order in orders(numbers):
-        frontier = [root]
         if not order:
             continue  # nothing to play: the position stays (keep_maximal keeps it)
+        frontier = [root]
         for k, die in enumerate(order[:-1]):
             left = tuple(sorted(order[k + 1 :]))
             n_left = len(left)
