@@ -28,7 +28,7 @@ from .state import (
 )
 from .steps import Step, digest, expected_next, plays_step, result_step
 from .validation import Compiled, schema
-from .yamlio import DataError, LineDict, load_yaml, locate
+from .yamlio import DataError, LineDict, load_document, locate
 
 __all__ = ["Case", "Loaded", "Step", "digest", "load", "load_all", "load_file", "read_file", "shipped", "suite"]
 
@@ -237,8 +237,14 @@ class _Validator(Compiled):
 def _validators() -> tuple[_Validator, _Validator]:
     """The file's own fields (each case left to the second), and one case."""
     whole = schema("case")
-    file_level = {**whole, "properties": {**whole["properties"], "cases": {"type": "array", "minItems": 1}}}
-    one_case = {"$defs": whole["$defs"], "$ref": "#/$defs/case"}
+    defs = whole["$defs"]
+    # Each is a reference into the definitions, not a root that holds them: the compiled check writes out the
+    # schema of the level it fails at in each failure branch, and a root's would hold every definition (slow to
+    # compile, and to raise while trying the alternatives of a oneOf).
+    fields = {k: v for k, v in whole.items() if k not in ("$schema", "$defs")}
+    fields["properties"] = {**whole["properties"], "cases": {"type": "array", "minItems": 1}}
+    file_level = {"$schema": whole["$schema"], "$defs": {**defs, "case-file": fields}, "$ref": "#/$defs/case-file"}
+    one_case = {"$defs": defs, "$ref": "#/$defs/case"}
     return _Validator(file_level, strict_integers=True), _Validator(one_case, strict_integers=True)
 
 
@@ -257,13 +263,12 @@ def read_file(path: Path, drafts: bool = True) -> tuple[list[Case], list[DataErr
 
     Without `drafts`, a case marked `draft` is an error (the shipped suite, `gammonspec check`)."""
     try:
-        data = load_yaml(path)
+        data, floats = load_document(path)  # whether a float is anywhere in the file, noted once
     except DataError as exc:
         return [], [exc]
     if not isinstance(data, dict):
         return [], [DataError(path, 1, "a case file is a mapping with 'game' and 'cases'")]
     file_level, one_case = _validators()
-    floats = _has_float(data)  # looked for once in the whole file
     error = file_level.error(data, data, [], path, floats)
     if error is not None:
         return [], [error]

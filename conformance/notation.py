@@ -7,6 +7,7 @@ into the layout it produces, so an engine is judged on positions only.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .rulesets import game_hitting
@@ -21,9 +22,18 @@ class NotationError(ValueError):
     """A play that is not well formed, or not even possible on the board it is played on."""
 
 
+CheckerPath = tuple[tuple[int, bool], ...]  # one checker's points (point, hit) with bar=25, off=0
+
+
 def parse(play: str) -> list[list[tuple[int, bool]]]:
     """Split a play into checker paths: each a list of (point, hit) with bar=25, off=0."""
-    paths: list[list[tuple[int, bool]]] = []
+    return [list(path) for path in _paths(play)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _paths(play: str) -> tuple[CheckerPath, ...]:
+    """A play's checker paths, read once per spelling (the suite spells many plays many times)."""
+    paths: list[CheckerPath] = []
     for token in play.split():
         m = _MOVE.match(token.lower())
         if not m:
@@ -39,8 +49,8 @@ def parse(play: str) -> list[list[tuple[int, bool]]]:
             if i and point >= steps[-1][0]:
                 raise NotationError(f"{token!r} moves backwards: checkers move from higher to lower points")
             steps.append((point, hit))
-        paths.extend([steps] * int(m["times"] or 1))
-    return paths
+        paths.extend([tuple(steps)] * int(m["times"] or 1))
+    return tuple(paths)
 
 
 def _fits(hop: tuple[int, int], used: tuple[int, ...]) -> bool:
@@ -53,21 +63,9 @@ def _fits(hop: tuple[int, int], used: tuple[int, ...]) -> bool:
 
 def check_numbers(play: str, numbers: tuple[int, ...]) -> None:
     """Raise NotationError unless the play's hops can be made with distinct numbers out of `numbers`."""
-    hops = [(a[0], b[0]) for path in parse(play) for a, b in zip(path, path[1:])]
-
-    def place(k: int, left: tuple[int, ...]) -> bool:
-        if k == len(hops):
-            return True
-        for used in _sub_multisets(left):
-            if _fits(hops[k], used):
-                rest = list(left)
-                for n in used:
-                    rest.remove(n)
-                if place(k + 1, tuple(rest)):
-                    return True
-        return False
-
-    if place(0, tuple(numbers)):
+    numbers = tuple(numbers)
+    hops = tuple((a[0], b[0]) for path in _paths(play) for a, b in zip(path, path[1:]))
+    if _placeable(hops, numbers):
         return
     rolled = "-".join(map(str, numbers))
     for start, end in hops:
@@ -79,8 +77,28 @@ def check_numbers(play: str, numbers: tuple[int, ...]) -> None:
     raise NotationError(f"its moves ({moves}) need more numbers than {rolled} gives")
 
 
-def _sub_multisets(numbers: tuple[int, ...]) -> set[tuple[int, ...]]:
-    return {tuple(numbers[i] for i in range(len(numbers)) if mask >> i & 1) for mask in range(1, 1 << len(numbers))}
+@functools.lru_cache(maxsize=4096)
+def _placeable(hops: tuple[tuple[int, int], ...], left: tuple[int, ...]) -> bool:
+    """Whether the hops, first to last, can each be made by distinct numbers out of `left` (a pure question,
+    answered once: many cases ask it of the same play and numbers)."""
+    if not hops:
+        return True
+    for used in _sub_multisets(left):
+        if _fits(hops[0], used):
+            rest = list(left)
+            for n in used:
+                rest.remove(n)
+            if _placeable(hops[1:], tuple(rest)):
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _sub_multisets(numbers: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """The ways to pick some of the numbers (each a tuple in their order); a turn has few distinct `numbers`."""
+    return frozenset(
+        tuple(numbers[i] for i in range(len(numbers)) if mask >> i & 1) for mask in range(1, 1 << len(numbers))
+    )
 
 
 def apply(layout: Layout, side: Side, play: str, hitting: bool | None = None) -> Layout:
@@ -92,7 +110,7 @@ def apply(layout: Layout, side: Side, play: str, hitting: bool | None = None) ->
     them = list(layout.points(other(side)))
     bar = dict(zip(SIDES, layout.bar))
     off = dict(zip(SIDES, layout.off))
-    for path in parse(play):
+    for path in _paths(play):
         start = path[0][0]
         if start == BAR:
             if not bar[side]:

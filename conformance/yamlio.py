@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -34,23 +35,36 @@ class LineList(list):
     item_lines: list[int]
 
 
-# libyaml's parser when PyYAML has it (about ten times faster); node marks carry lines either way.
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    pass
+class _Resolver(yaml.resolver.Resolver):
+    """The implicit tags of plain scalars, with YAML 1.2 booleans: only true/false.  Under YAML 1.1 rules a key
+    `off:` (as in `{13: 5, off: 10}`) would be read as the boolean False, and yes/no/on/off values as booleans."""
 
 
-# YAML 1.2 booleans: only true/false.  Under YAML 1.1 rules a key `off:` (as in `{13: 5, off: 10}`)
-# would be read as the boolean False, and yes/no/on/off values as booleans.
-_Loader.yaml_implicit_resolvers = {
+_Resolver.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver(
+_Resolver.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
 )
 
 
+# libyaml's parser when PyYAML has it (about ten times faster); node marks carry lines either way.
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    # A node's tag from its kind, text and style, remembered: the parser asks for every node, and the answer
+    # depends on nothing else (no path resolvers), so a repeated key or number is resolved once.
+    resolve = staticmethod(functools.lru_cache(maxsize=4096)(_Resolver().resolve))
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.scalars: dict[tuple[str, str], Any] = {}  # each constructed int, bool and null, by (tag, text)
+        self.has_float = False  # whether a float was constructed anywhere in the document
+
+
 _MERGE = "tag:yaml.org,2002:merge"
+_STR, _FLOAT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:float"
+_CACHED = {f"tag:yaml.org,2002:{name}" for name in ("int", "bool", "null")}  # pure, immutable and often repeated
+_scalar = object()  # not constructed yet
 
 
 class _Refused(yaml.MarkedYAMLError):
@@ -58,12 +72,35 @@ class _Refused(yaml.MarkedYAMLError):
 
 
 def _construct(loader: _Loader, node: yaml.Node) -> Any:
-    """A child node's value; an alias (a node met a second time) is refused, so nothing ever expands."""
-    if node in loader.constructed_objects or node in loader.recursive_objects:
+    """A child node's value; an alias (a node met a second time) is refused, so nothing ever expands.
+
+    The plain shapes of a case file are built here directly, with PyYAML's own constructor for each scalar and the
+    bookkeeping its `construct_object` keeps; any other tag goes to `construct_object` itself."""
+    done, building = loader.constructed_objects, loader.recursive_objects
+    if node in done or node in building:
         raise _Refused(
             None, None, "aliases (*name) and anchors (&name) are not allowed in case files: write the value out", None
         )
-    return loader.construct_object(node, deep=True)
+    kind, tag = type(node), node.tag
+    if kind is yaml.ScalarNode:
+        if tag == _STR:
+            value = node.value
+        elif tag in _CACHED:
+            key = (tag, node.value)
+            value = loader.scalars.get(key, _scalar)
+            if value is _scalar:
+                value = loader.scalars[key] = loader.yaml_constructors[tag](loader, node)
+        else:
+            return loader.construct_object(node, deep=True)
+        done[node] = value
+        return value
+    build = _BUILDERS.get((kind, tag))
+    if build is None:
+        return loader.construct_object(node, deep=True)
+    building[node] = None
+    done[node] = value = build(loader, node)
+    del building[node]
+    return value
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
@@ -92,8 +129,16 @@ def _sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
     return result
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+def _float(loader: _Loader, node: yaml.ScalarNode) -> float:
+    loader.has_float = True
+    return loader.construct_yaml_float(node)
+
+
+_BUILDERS = {(yaml.MappingNode, yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG): _mapping}
+_BUILDERS[yaml.SequenceNode, yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG] = _sequence
+for (_, _tag), _build in _BUILDERS.items():
+    _Loader.add_constructor(_tag, _build)
+_Loader.add_constructor(_FLOAT, _float)
 
 
 def _line_of(data: bytes | str, offset: int) -> int:
@@ -125,11 +170,16 @@ def read_text(path: Path) -> str:
 
 def load_yaml(path: Path) -> Any:
     """Parse a YAML case file; malformed YAML, aliases and merge keys raise DataError with the line."""
+    return load_document(path)[0]
+
+
+def load_document(path: Path) -> tuple[Any, bool]:
+    """A YAML file's data (as load_yaml) and whether a float is anywhere in it, noted while it was built."""
     text = read_text(path)
     try:
         loader = _Loader(text)
         try:
-            return loader.get_single_data()
+            return loader.get_single_data(), loader.has_float
         finally:
             loader.dispose()
     except _Refused as exc:
