@@ -19,6 +19,7 @@ from .yamlio import DataError, read_text
 
 if TYPE_CHECKING:
     from .cases import Case, Loaded
+    from .launch import EarlyHandshake
     from .profiles import Profile
     from .rulesets import Ruleset
 
@@ -370,8 +371,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .launch import run_engine
-    from .runner import Filters, plan
+    from .launch import EarlyHandshake, fail, start
 
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
@@ -379,6 +379,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     _writable("--json", args.json)
     _writable("--junit", args.junit)
+    try:
+        early = EarlyHandshake(start(args))  # an engine process starts while the cases load
+    except EngineLoadError as exc:
+        return fail(args, str(exc))
+    try:
+        return _run_cases(args, early)
+    finally:
+        early.close()
+
+
+def _run_cases(args: argparse.Namespace, early: EarlyHandshake) -> int:
+    from .launch import run_engine
+    from .runner import Filters, plan
+
     loaded = _loaded(args)
     problems = list(loaded.errors)
     if args.expect_fail:
@@ -408,7 +422,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         say("no case matches the filters")
         return EXIT_USAGE
     status = run_engine(
-        args, pairs, expect_fail, _progress_bar(args.quiet, len(pairs)), own_profiles=not (args.profile or args.switch)
+        args,
+        early,
+        pairs,
+        expect_fail,
+        _progress_bar(args.quiet, len(pairs)),
+        own_profiles=not (args.profile or args.switch),
     )
     if problems:
         say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -33,6 +34,49 @@ def start(args: argparse.Namespace) -> Engine:
     if args.engine_cmd is not None:
         return SubprocessEngine(args.engine_cmd, args.timeout, args.startup_timeout)
     return PythonEngine(args.engine or "reference", args.timeout, args.startup_timeout)
+
+
+class EarlyHandshake:
+    """An engine process started, and its hello asked in the background, while the cases load: its start-up
+    overlaps the loading.  `info()` waits for the answer (or raises what the handshake raised); an engine in
+    this process is asked only then (importing it beside the loading would gain nothing)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._info: EngineInfo | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if isinstance(engine, SubprocessEngine):
+            try:
+                engine.spawn()  # here, so that close() always finds the process to stop
+            except EngineFailure as exc:
+                self._error = exc
+                return
+            self._thread = threading.Thread(target=self._ask, name="handshake", daemon=True)
+            self._thread.start()
+
+    def _ask(self) -> None:
+        try:
+            self._info = self.engine.info()
+        except BaseException as exc:  # noqa: BLE001 - raised again by info(), in the runner's thread
+            self._error = exc
+
+    def info(self) -> EngineInfo:
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._info or self.engine.info()
+
+    def close(self) -> None:
+        """Stop the engine, its handshake first if that is still waiting (a run that ends before it starts)."""
+        if self._thread is not None:
+            if self._thread.is_alive():
+                assert isinstance(self.engine, SubprocessEngine)
+                self.engine.abort()
+            self._thread.join()
+        if hasattr(self.engine, "close"):
+            self.engine.close()
 
 
 def handshake(engine: Engine) -> EngineInfo:
@@ -68,7 +112,7 @@ def _write_error(args: argparse.Namespace, message: str, stderr: str = "") -> No
             write(path, message, stderr)
 
 
-def _fail(args: argparse.Namespace, message: str, stderr: str = "") -> int:
+def fail(args: argparse.Namespace, message: str, stderr: str = "") -> int:
     say(message)
     if stderr:
         print(printable(stderr), file=sys.stderr)
@@ -78,31 +122,28 @@ def _fail(args: argparse.Namespace, message: str, stderr: str = "") -> int:
 
 def run_engine(
     args: argparse.Namespace,
+    early: EarlyHandshake,
     pairs: Pairs,
     expect_fail: set[str],
     progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
     own_profiles: bool = True,
 ) -> int:
-    """Run `pairs` against the engine of `args`, print and write the reports; the exit status.
-
-    With `own_profiles`, the cases also run under the profiles the engine declares."""
-    try:
-        engine = start(args)
-    except EngineLoadError as exc:
-        return _fail(args, str(exc))
+    """Run `pairs` against the engine of `args` (started by `early`), print and write the reports; the exit
+    status.  With `own_profiles`, the cases also run under the profiles the engine declares."""
+    engine = early.engine
     try:
         try:
-            info = engine.info()
+            info = early.info()
         except EngineLoadError as exc:
-            return _fail(args, str(exc))
+            return fail(args, str(exc))
         except EngineFailure as exc:
-            return _fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
+            return fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
         if own_profiles and info.profiles:
             cases = list(dict.fromkeys(case for case, _ in pairs))
             pairs = pairs + plan(cases, {p.name: p for p in info.profiles}, Filters())
         nothing = why_nothing_runs(info, pairs)
         if nothing:
-            return _fail(args, nothing)
+            return fail(args, nothing)
         _notes(engine, info)
         shard = jobs.shard_of(args)
         plan_keys = [f"{target.name}::{case.id}" for case, target in pairs]

@@ -195,6 +195,10 @@ class SubprocessEngine:
 
     # -- process management -------------------------------------------------
     def _start(self) -> None:
+        self._spawn()
+        self._handshake()
+
+    def _spawn(self) -> None:
         try:
             self._proc = subprocess.Popen(
                 self.words,
@@ -212,6 +216,8 @@ class SubprocessEngine:
         self._stderr = _StderrTail(proc.stderr)  # this process's stderr only
         self._answered.clear()
         self._last_label = "the handshake"
+
+    def _handshake(self) -> None:
         hello = self._exchange(
             {"type": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__},
             None,
@@ -366,9 +372,23 @@ class SubprocessEngine:
         return reply
 
     # -- the Engine protocol ---------------------------------------------------
+    def spawn(self) -> None:
+        """Start the process now, so that it starts up while the caller works; `info()` then asks its hello."""
+        if self._proc is None:
+            self._spawn()
+
+    def abort(self) -> None:
+        """Kill the process at once, from any thread: a request waiting for it fails as for an engine that died."""
+        proc = self._proc
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (OSError, AttributeError):
+                proc.kill()
+
     def info(self) -> EngineInfo:
         if self._info is None:
-            self._start()
+            self._handshake() if self._proc is not None else self._start()
         assert self._info is not None
         return self._info
 

@@ -186,9 +186,9 @@ def legal_positions(
     used: dict[Position, tuple[tuple[int, ...], ...]] = {(me, them): (numbers,)}  # as keep_maximal takes it
     full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
     for order in orders(numbers):
-        frontier = [root]
         if not order:
             continue  # nothing to play: the position stays (keep_maximal keeps it)
+        frontier = [root]
         for k, die in enumerate(order[:-1]):
             left = tuple(sorted(order[k + 1 :]))
             n_left = len(left)
@@ -299,13 +299,22 @@ def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: Turn
     return play_segment(State(layout, side, dice, context), rules)[0]
 
 
-@dataclass(frozen=True)
 class SegmentPlays:
-    """One search of a segment: its legal results, the numbers they use, and what follows it."""
+    """One search of a segment: its legal results, the numbers they use, and what follows it (`next`, read
+    from the results when first asked: a legal-plays query alone never needs it)."""
 
-    results: list[Layout]
-    used: tuple[int, ...]
-    next: Segment | None
+    __slots__ = ("state", "rules", "results", "used", "_next")
+
+    def __init__(self, state: State, rules: Rules, results: list[Layout], used: tuple[int, ...]) -> None:
+        self.state, self.rules, self.results, self.used = state, rules, results, used
+
+    @property
+    def next(self) -> Segment | None:
+        try:
+            return self._next
+        except AttributeError:
+            self._next: Segment | None = next_segment(self.state, self.rules, self.results, self.used)
+            return self._next
 
 
 def search(state: State, rules: Rules) -> SegmentPlays:
@@ -313,7 +322,7 @@ def search(state: State, rules: Rules) -> SegmentPlays:
     g = geometry(state.game)
     positions, used = play_view(state, *g.to_view(state.layout, state.turn), rules, g)
     results = g.to_layouts(state.turn, positions)  # all of them are read: built at once
-    return SegmentPlays(results, used, next_segment(state, rules, results, used))
+    return SegmentPlays(state, rules, results, used)
 
 
 def search_view(

@@ -8,7 +8,8 @@ Every figure is measured side by side in one run, and the bars of issue 12 are r
    per game, with the slowest case and its peak memory.
 2. Backgammon legal plays through a JSON-lines driver of each engine (tests/bench_engine.py: the
    reference, the gnubg-nn and bgsage adapters, each when installed: the optional extra `crosscheck`)
-   on the same N random positions and rolls, and the reference engine as of commit BASELINE.
+   on the same N random positions and rolls, and the reference engine as of commit BASELINE; once with
+   the drivers taking each request in turn (cold caches), once taking blocks of requests (warm caches).
 3. The same positions in process: the reference's `legal_plays` beside gnubg-nn's `moves` and
    bgsage's `possible_moves`, each on its own native board format converted before the clock starts.
 4. Narde plays per second on random Narde positions (both rulesets), now and at BASELINE.
@@ -211,30 +212,37 @@ def state_lines(ruleset: str, states: Sequence[State]) -> list[str]:
     return [json.dumps({"ruleset": ruleset, "state": state.to_wire()}) for state in states]
 
 
-def driven(commands: list[list[str]], requests: list[str], repeat: int) -> list[tuple[float, int]]:
+def driven(commands: list[list[str]], requests: list[str], repeat: int, block: int) -> list[tuple[float, int]]:
     """For each JSON-lines driver, the best time of `repeat` passes of the requests (one answer awaited per
-    request; start-up excluded) and the number of positions answered in a pass.  The drivers take each request
-    in turn, the first of them changing from request to request, so that the machine's load falls alike on all."""
+    request; start-up excluded) and the number of positions answered in a pass.  The drivers take the requests
+    `block` at a time in turn, the first of them changing from block to block, so that the machine's load
+    falls alike on all: with `block` 1 each runs with the caches the others left (cold), with a larger block
+    as a run against one engine has them (warm)."""
     procs = [subprocess.Popen(c, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1) for c in commands]
     pipes = [(p.stdin, p.stdout) for p in procs]
     for ask, answer in pipes:
         ask.write(requests[0])
         answer.readline()  # the engine is loaded and warm
+    blocks = [requests[i : i + block] for i in range(0, len(requests), block)]
     best, positions = [float("inf")] * len(procs), [0] * len(procs)
     for _ in range(repeat):
         spent, positions = [0.0] * len(procs), [0] * len(procs)
-        for k, line in enumerate(requests):
+        for k, lines in enumerate(blocks):
             for i in (*range(k % len(pipes), len(pipes)), *range(k % len(pipes))):  # each driver first in turn
                 ask, answer = pipes[i]
-                start = time.perf_counter()
-                ask.write(line)
-                reply = answer.readline()
-                spent[i] += time.perf_counter() - start
-                positions[i] += len(json.loads(reply))
+                for line in lines:
+                    start = time.perf_counter()
+                    ask.write(line)
+                    reply = answer.readline()
+                    spent[i] += time.perf_counter() - start
+                    positions[i] += len(json.loads(reply))
         best = [min(b, t) for b, t in zip(best, spent)]
     for proc in procs:
         proc.communicate("\n")
     return list(zip(best, positions))
+
+
+DRIVER_BLOCK = 250  # requests a driver answers in a row in the warm-cache measurement
 
 
 def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
@@ -242,24 +250,27 @@ def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
     samples = cc.samples(seed, n, cc.bg_rules())
     requests = [line + "\n" for line in state_lines("backgammon", [State(s.layout, s.side, s.dice) for s in samples])]
     print(f"\n2. Backgammon legal plays through a JSON-lines driver of each engine: {n} random positions + rolls")
-    print(
-        f"   (seed {seed}), wire positions in and out, each request to each driver in turn, start-up excluded; best of {repeat}"
-    )
+    print(f"   (seed {seed}), wire positions in and out, start-up excluded; best of {repeat}")
     engines = [("reference", child(None, "drive", "reference"))]
     if base:
         engines.append((f"reference at {BASELINE}", child(base, "drive", "reference")))
     engines += [(name, child(None, "drive", name)) for name in ("gnubg-nn", "bgsage") if installed(name)]
-    timings = driven([command for _, command in engines], requests, repeat)
-    rows = [(name, *timing) for (name, _), timing in zip(engines, timings)]
-    ref, ref_positions = rows[0][1], rows[0][2]
-    for name, secs, positions in rows:
-        agree = (
-            ""
-            if positions == ref_positions
-            else f"  ({positions:,} positions answered, the reference {ref_positions:,})"
-        )
-        ratio = "" if name == "reference" else f"   reference = {secs / ref:5.2f}x its rate"
-        print(f"   {name:24s} {n / secs:8,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}{agree}")
+    for block, how in (
+        (1, "each request to each driver in turn (cold caches)"),
+        (DRIVER_BLOCK, f"{DRIVER_BLOCK} requests to each driver in turn (warm caches, as in a run against one engine)"),
+    ):
+        print(f"   {how}:")
+        timings = driven([command for _, command in engines], requests, repeat, block)
+        rows = [(name, *timing) for (name, _), timing in zip(engines, timings)]
+        ref, ref_positions = rows[0][1], rows[0][2]
+        for name, secs, positions in rows:
+            agree = (
+                ""
+                if positions == ref_positions
+                else f"  ({positions:,} positions answered, the reference {ref_positions:,})"
+            )
+            ratio = "" if name == "reference" else f"   reference = {secs / ref:5.2f}x its rate"
+            print(f"     {name:24s} {n / secs:8,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}{agree}")
 
 
 def installed(module: str) -> bool:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from conftest import MINI_IDS, MINI_SUITE, dedent
@@ -73,6 +75,34 @@ def test_no_case_matches(mini_cli, capsys):
     assert capsys.readouterr().err == "gammonspec: --case 'zzz-*' matches no case id of the 6 in the cases loaded\n"
     assert cli.main(["run", "--case", "mini-dance", "--rule", "bg.score.*"]) == 2
     assert "no case matches the filters" in capsys.readouterr().err
+
+
+def _running(token: str) -> list[str]:
+    """The processes whose command line holds `token`."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if token in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(proc.name)
+        except OSError:  # it ended meanwhile
+            pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_engine_started_beside_the_loading_is_stopped_when_nothing_runs(mini_cli, tmp_path, capsys):
+    """The engine process starts while the cases load; a run that then stops (no case matches) stops it too."""
+    engine = tmp_path / "engine.py"  # says hello, then waits for what never comes
+    engine.write_text(
+        "import json, sys, time\n"
+        f"sys.stdout.write(json.dumps({{'type': 'hello', 'protocol': '{PROTOCOL_VERSION}', 'name': 'slow',"
+        " 'version': '1', 'rulesets': ['backgammon']}) + '\\n')\n"
+        "sys.stdout.flush()\n"
+        "time.sleep(600)\n"
+    )
+    assert cli.main(["run", "--case", "zzz-*", "--engine-cmd", f"{sys.executable} {engine}"]) == 2
+    assert capsys.readouterr().err == "gammonspec: --case 'zzz-*' matches no case id of the 6 in the cases loaded\n"
+    assert _running(str(engine)) == []
 
 
 def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
