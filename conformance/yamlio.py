@@ -59,6 +59,7 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
         super().__init__(stream)
         self.scalars: dict[tuple[str, str], Any] = {}  # each constructed int, bool and null, by (tag, text)
         self.has_float = False  # whether a float was constructed anywhere in the document
+        self.anchored = "&" in stream  # whether the document may hold an anchor, and so an alias
 
 
 _MERGE = "tag:yaml.org,2002:merge"
@@ -74,10 +75,11 @@ class _Refused(yaml.MarkedYAMLError):
 def _construct(loader: _Loader, node: yaml.Node) -> Any:
     """A child node's value; an alias (a node met a second time) is refused, so nothing ever expands.
 
-    The plain shapes of a case file are built here directly, with PyYAML's own constructor for each scalar and the
-    bookkeeping its `construct_object` keeps; any other tag goes to `construct_object` itself."""
-    done, building = loader.constructed_objects, loader.recursive_objects
-    if node in done or node in building:
+    The plain shapes of a case file are built here directly, with PyYAML's own constructor for each scalar and, in
+    a document with an anchor (only those can alias a node), the bookkeeping of its `construct_object`, which
+    finds a node met again; any other tag goes to `construct_object` itself."""
+    done, building = (loader.constructed_objects, loader.recursive_objects) if loader.anchored else (None, None)
+    if done is not None and (node in done or node in building):
         raise _Refused(
             None, None, "aliases (*name) and anchors (&name) are not allowed in case files: write the value out", None
         )
@@ -92,11 +94,14 @@ def _construct(loader: _Loader, node: yaml.Node) -> Any:
                 value = loader.scalars[key] = loader.yaml_constructors[tag](loader, node)
         else:
             return loader.construct_object(node, deep=True)
-        done[node] = value
+        if done is not None:
+            done[node] = value
         return value
     build = _BUILDERS.get((kind, tag))
     if build is None:
         return loader.construct_object(node, deep=True)
+    if done is None:
+        return build(loader, node)
     building[node] = None
     done[node] = value = build(loader, node)
     del building[node]
