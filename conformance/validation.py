@@ -37,16 +37,55 @@ def _compile(definition: dict[str, Any], json_shaped: bool) -> Callable[[Any], s
     if json_shaped and jsonschema_rs is not None:
         valid = jsonschema_rs.validator_for(definition).is_valid
         return lambda data: None if valid(data) else "not valid by the schema"
-    check = fastjsonschema.compile(definition)
+    # The check that decides is compiled without fastjsonschema's detailed exceptions, which write the schema out in
+    # every failure branch (two and a half times the code to generate and compile, and to run through a oneOf);
+    # the detailed one, whose message is reported, is compiled on the first failure only.
+    check = fastjsonschema.compile(_const_as_enum(definition), detailed_exceptions=False)
+    detailed: list[Callable[[Any], Any]] = []
 
     def problem(data: Any) -> str | None:
         try:
             check(data)
+        except (fastjsonschema.JsonSchemaException, TypeError):
+            pass
+        else:
+            return None
+        if not detailed:
+            detailed.append(fastjsonschema.compile(definition))
+        try:
+            detailed[0](data)
         except (fastjsonschema.JsonSchemaException, TypeError) as exc:
             return str(exc)
         return None
 
     return problem
+
+
+_SCHEMA_MAPS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}  # name -> schema
+_SCHEMAS = {"additionalProperties", "propertyNames", "items", "prefixItems", "contains", "not", "allOf", "anyOf"}
+_SCHEMAS |= {"oneOf", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"}  # a schema or a list
+
+
+def _const_as_enum(schema: Any) -> Any:
+    """The schema with each `const: x` written `enum: [x]`, which means the same (fastjsonschema checks both with one
+    comparison): without detailed exceptions it cannot compile a const."""
+    if isinstance(schema, list):
+        return [_const_as_enum(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    written: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            written[key] = {name: _const_as_enum(s) for name, s in value.items()}
+        elif key != "const":
+            written[key] = _const_as_enum(value) if key in _SCHEMAS else value
+    if "const" in schema:
+        one = {"enum": [schema["const"]]}
+        if "enum" in written:  # both: a value must be in each
+            written["allOf"] = [*written.get("allOf", []), one]
+        else:
+            written.update(one)
+    return written
 
 
 class Compiled:
