@@ -78,8 +78,8 @@ def _construct(loader: _Loader, node: yaml.Node) -> Any:
     The plain shapes of a case file are built here directly, with PyYAML's own constructor for each scalar and, in
     a document with an anchor (only those can alias a node), the bookkeeping of its `construct_object`, which
     finds a node met again; any other tag goes to `construct_object` itself."""
-    done, building = (loader.constructed_objects, loader.recursive_objects) if loader.anchored else (None, None)
-    if done is not None and (node in done or node in building):
+    anchored = loader.anchored
+    if anchored and (node in loader.constructed_objects or node in loader.recursive_objects):
         raise _Refused(
             None, None, "aliases (*name) and anchors (&name) are not allowed in case files: write the value out", None
         )
@@ -94,23 +94,23 @@ def _construct(loader: _Loader, node: yaml.Node) -> Any:
                 value = loader.scalars[key] = loader.yaml_constructors[tag](loader, node)
         else:
             return loader.construct_object(node, deep=True)
-        if done is not None:
-            done[node] = value
+        if anchored:
+            loader.constructed_objects[node] = value
         return value
     build = _BUILDERS.get((kind, tag))
     if build is None:
         return loader.construct_object(node, deep=True)
-    if done is None:
+    if not anchored:
         return build(loader, node)
-    building[node] = None
-    done[node] = value = build(loader, node)
-    del building[node]
+    loader.recursive_objects[node] = None
+    loader.constructed_objects[node] = value = build(loader, node)
+    del loader.recursive_objects[node]
     return value
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
-    result = LineDict()
-    result.line, result.key_lines = node.start_mark.line + 1, {}
+    result, key_lines = LineDict(), {}
+    result.line, result.key_lines = node.start_mark.line + 1, key_lines
     for key_node, value_node in node.value:
         if key_node.tag == _MERGE:
             raise _Refused(
@@ -124,7 +124,7 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
         if key in result:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = _construct(loader, value_node)
-        result.key_lines[key] = key_node.start_mark.line + 1
+        key_lines[key] = key_node.start_mark.line + 1
     return result
 
 
