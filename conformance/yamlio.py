@@ -72,7 +72,25 @@ class _Refused(yaml.MarkedYAMLError):
     """YAML that is valid but not allowed in a case file (aliases, merge keys)."""
 
 
+_BAD_VALUE = (ValueError, KeyError, TypeError, AttributeError, OverflowError)  # what PyYAML's constructors raise
+
+
+def _unreadable(node: yaml.Node) -> _Refused:
+    """A value its tag cannot read (`!!int x`, `!!bool maybe`, `!!map 1`), located at its node."""
+    what = repr(node.value) if isinstance(node, yaml.ScalarNode) else f"this {node.id}"
+    tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+    return _Refused(None, None, f"malformed YAML: cannot read {what} as {tag}", node.start_mark)
+
+
 def _construct(loader: _Loader, node: yaml.Node) -> Any:
+    """A child node's value (one located error when its tag cannot read it)."""
+    try:
+        return _value(loader, node)
+    except _BAD_VALUE:
+        raise _unreadable(node) from None
+
+
+def _value(loader: _Loader, node: yaml.Node) -> Any:
     """A child node's value; an alias (a node met a second time) is refused, so nothing ever expands.
 
     The plain shapes of a case file are built here directly, with PyYAML's own constructor for each scalar and, in
@@ -190,6 +208,8 @@ def load_document(path: Path) -> tuple[Any, bool]:
     except _Refused as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else _alias_line(text)
         raise DataError(path, line, exc.problem) from None
+    except _BAD_VALUE as exc:  # the document itself is a value its tag cannot read
+        raise DataError(path, 1, "malformed YAML: the document's value does not fit its tag") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise DataError(
