@@ -304,7 +304,8 @@ class SubprocessEngine:
     ) -> T:
         """Send one message and read, check and convert its answer, all within `limit` seconds."""
         assert self._proc is not None and self._proc.stdin is not None and self._lines is not None
-        self._strays_waiting()
+        if expect_id is not None:  # before the hello, whatever the engine wrote is read as its answer to it
+            self._strays_waiting()
         try:
             self._proc.stdin.write((encode(message) + "\n").encode("utf-8"))
             self._proc.stdin.flush()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import select
 import shlex
 import sys
 from pathlib import Path
@@ -415,6 +416,25 @@ def test_stray_duplicate_answer_errors_the_case_it_followed(spawn):
     outcomes = list(run(spawn(bad_process("stray-duplicate")), pairs))
     assert [o.status for o in outcomes] == ["errored"] + ["passed"] * (len(pairs) - 1)
     assert outcomes[0].message.startswith(f"unexpected line after the answer to case {outcomes[0].key}: ")
+
+
+def test_a_line_before_the_hello_is_the_answer_to_it_however_early_it_came(spawn, tmp_path):
+    """A log line written before the hello is read as the engine's answer to it (garbage), never set aside as a
+    stray: the handshake fails the same whether the runner sent its hello before or after the line came."""
+    script = tmp_path / "chatty.py"
+    script.write_text(
+        "import json, sys\n"
+        "print('engine ready', flush=True)\n"
+        "for line in sys.stdin:\n"
+        f"    print(json.dumps({{'type': 'hello', 'protocol': '{PROTOCOL_VERSION}', 'name': 'chatty',"
+        " 'version': '1', 'rulesets': ['backgammon']}), flush=True)\n"
+    )
+    engine = spawn(f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}")
+    engine.spawn()
+    assert engine._proc is not None and engine._proc.stdout is not None
+    assert select.select([engine._proc.stdout], [], [], 60)[0]  # the log line waits in the pipe, unread
+    with pytest.raises(EngineFailure, match=r"garbage from engine: not JSON .*'engine ready"):
+        engine.info()
 
 
 def test_a_process_group_is_stopped_whole(spawn, tmp_path):
