@@ -208,7 +208,7 @@ def load_document(path: Path) -> tuple[Any, bool]:
     except _Refused as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else _alias_line(text)
         raise DataError(path, line, exc.problem) from None
-    except _BAD_VALUE as exc:  # the document itself is a value its tag cannot read
+    except _BAD_VALUE:  # the document itself is a value its tag cannot read
         raise DataError(path, 1, "malformed YAML: the document's value does not fit its tag") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
