@@ -245,10 +245,7 @@ class SubprocessEngine:
 
     def _stop(self) -> None:
         if self._proc is not None:
-            try:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            except (OSError, AttributeError):  # already gone (or no process groups here)
-                self._proc.kill()
+            self.abort()
             try:
                 self._proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -384,7 +381,7 @@ class SubprocessEngine:
         if proc is not None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
-            except (OSError, AttributeError):
+            except (OSError, AttributeError):  # already gone (or no process groups here)
                 proc.kill()
 
     def info(self) -> EngineInfo:
