@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations, repeat
+from itertools import permutations
 
 from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r
-from .packed import BAR, BAR_SHIFT, EVERY_POINT, OFF, SLOT, Geometry, falling, geometry, occupied
+from .packed import BAR, BAR_SHIFT, EVERY_POINT, FALLING, OFF, SLOT, Geometry, geometry, occupied
 from .scoring import game_over
 
 Position = r.Position
@@ -39,20 +39,20 @@ class RuleTables:
 
 
 _TABLES: dict[tuple[object, ...], RuleTables] = {}
-_TABLED = (
-    "leaves_head",
-    "point_closed",
-    "hits_blot",
-    "home_checker_frozen",
-    "entry_point",
-    "must_enter_first",
-    "bear_off_allowed",
-)
 HOME_OR_OFF = (1 << 7) - 1  # bits 0-6: a mover with every checker home is occupancy within them
 
 
 def rule_tables(m: r.Movement) -> RuleTables:
-    key = (m, *map(getattr, repeat(r), _TABLED))
+    key = (  # the tabled rule functions: a patched one gets tables of its own
+        m,
+        r.leaves_head,
+        r.point_closed,
+        r.hits_blot,
+        r.home_checker_frozen,
+        r.entry_point,
+        r.must_enter_first,
+        r.bear_off_allowed,
+    )
     tables = _TABLES.get(key)
     if tables is None:
         targets = tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7))
@@ -84,32 +84,45 @@ def rule_tables(m: r.Movement) -> RuleTables:
 
 
 def point_mask(counts: bytes, digits: bytes) -> int:
-    """The points 1-24 whose count `digits` maps to b"1", as a mask (`counts`: a packed side's bytes)."""
-    return int(counts.translate(digits)[::-1], 2) & EVERY_POINT
+    """The points 1-24 whose count `digits` maps to b"1", as a mask (`counts`: a packed side's bytes, highest slot
+    first)."""
+    return int(counts.translate(digits), 2) & EVERY_POINT
+
+
+class Boards(dict[int, tuple[int, int]]):
+    """An opponent's packed side -> the points the mover may land on and the opponent's blots, as masks of the
+    mover's points, each worked out once per search."""
+
+    __slots__ = ("tables",)
+    tables: RuleTables  # set when made (an __init__ of its own would slow the making)
+
+    def __missing__(self, them: int) -> tuple[int, int]:
+        counts = them.to_bytes(26, "big")
+        found = self[them] = (
+            EVERY_POINT & ~point_mask(counts, self.tables.closed),
+            point_mask(counts, self.tables.blots),
+        )
+        return found
 
 
 class SingleMoves:
-    """The single-number moves of one search, the opponent's side read once per `them`.
+    """The single-number moves of one search, a number at a time from every node of a frontier, the opponent's
+    side read once per `them`.
 
-    The points the mover may land on and the opponent's blots (masks of the mover's points) depend
-    only on the opponent's checkers, which only a hit changes."""
+    A node is a Move: (me, mine, them, head moves left, top), `top` the highest point it may move from (the
+    source of the move that reached it, where moves of one number are tried in falling order).  The points the
+    mover may land on and the opponent's blots (masks of the mover's points) depend only on the opponent's
+    checkers, which only a hit changes."""
 
-    __slots__ = ("tables", "boards", "occupancy", "traps")
+    __slots__ = ("m", "g", "tables", "boards", "occupancy", "traps", "may_end")
 
-    def __init__(self, tables: RuleTables) -> None:
-        self.tables = tables
-        self.boards: dict[int, tuple[int, int]] = {}  # them -> (open points, blots)
+    def __init__(self, m: r.Movement, g: Geometry, me: int, numbers: int) -> None:
+        self.m, self.g, self.tables = m, g, rule_tables(m)
+        self.boards = Boards()
+        self.boards.tables = self.tables
         self.occupancy: dict[int, int] = {}  # them -> its occupancy mask
         self.traps: dict[tuple[int, int], bool] = {}  # (mine, them) -> six_block_trap
-
-    def board(self, them: int) -> tuple[int, int]:
-        """The points the mover may land on and the opponent's blots, as masks of the mover's points."""
-        found = self.boards.get(them)
-        if found is None:
-            counts = them.to_bytes(26, "little")
-            landable = EVERY_POINT & ~point_mask(counts, self.tables.closed)
-            found = self.boards[them] = (landable, point_mask(counts, self.tables.blots))
-        return found
+        self.may_end = r.game_can_end(me, numbers, m)  # else no node needs asking game_ends
 
     def theirs(self, them: int) -> int:
         found = self.occupancy.get(them)
@@ -121,7 +134,7 @@ class SingleMoves:
         """The opponent after its blot on `target` is hit, its board updated from the point that changed."""
         after = them - SLOT[target] + SLOT[BAR]
         if after not in self.boards:
-            landable, blots = self.boards[them]
+            landable, blots = self.boards[them]  # known: the move that hits was found on it
             bit, empty = 1 << target, 0  # the target now holds no opposing checker
             self.boards[after] = (
                 landable & ~bit | bit * (self.tables.closed[empty] == ord("0")),
@@ -129,43 +142,63 @@ class SingleMoves:
             )
         return after
 
-    def trapped(self, mine: int, them: int, g: Geometry) -> bool:
+    def trapped(self, mine: int, them: int) -> bool:
         """six_block_trap, asked once per occupancy (a step and the end it reaches ask the same)."""
         found = self.traps.get((mine, them))
         if found is None:
-            found = self.traps[mine, them] = r.six_block_trap(mine, self.theirs(them), g)
+            found = self.traps[mine, them] = r.six_block_trap(mine, self.theirs(them), self.g)
         return found
 
-    def of(
-        self, me: int, mine: int, them: int, die: int, head_left: int, top: int = BAR, last: bool = False
-    ) -> list[Move] | list[Position]:
-        """Each move of `die` from a point (or the bar) no higher than `top`; with `last`, only the positions
-        reached (the last number of a play)."""
-        t = self.tables
-        landable, blots = self.boards.get(them) or self.board(them)
-        if t.bar_first[me >> BAR_SHIFT]:
-            sources = 1 << BAR if landable >> t.targets[die][BAR] & 1 else 0
-        else:
-            free = mine & EVERY_POINT & (2 << top) - 1
-            home = r.all_home(mine)
-            sources = free & landable << die & ~t.frozen[die][home]  # the moves that land on a point
-            if home:  # and the ones that bear off, where the rule allows it
-                sources |= t.bear_offs[die][mine & HOME_OR_OFF] & free
-        if not head_left:
-            sources &= ~t.heads
-        targets, steps = t.targets[die], t.steps[die]
-        if last:
-            return [
-                (me + steps[s], self.hit(them, targets[s]) if blots >> targets[s] & 1 else them)
-                for s in falling(sources)
-            ]
-        heads, moves = t.heads, []
-        for source in falling(sources):
-            target = targets[source]
-            new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
-            new_them = self.hit(them, target) if blots >> target & 1 else them
-            moves.append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), source))
+    def sources(self, frontier: list[Move], die: int, ordered: bool) -> list[tuple[int, ...]]:
+        """For each node of `frontier`, the points (or the bar) from which `die` can move, highest first (with
+        `ordered`, none above the node's top); none once the game has ended."""
+        t, g, m, boards, ends = self.tables, self.g, self.m, self.boards, self.may_end and r.game_ends
+        bar_target, frozen, bear_offs, heads = t.targets[die][BAR], t.frozen[die], t.bear_offs[die], t.heads
+        high, mid, low = FALLING[2], FALLING[1], FALLING[0]
+        found = []
+        for me, mine, them, head_left, top in frontier:
+            landable = boards[them][0]
+            if ends and ends(me, mine, them, g, m):
+                points = 0
+            elif t.bar_first[me >> BAR_SHIFT]:
+                points = 1 << BAR if landable >> bar_target & 1 else 0
+            else:
+                free = mine & EVERY_POINT & (2 << (top if ordered else BAR)) - 1
+                home = r.all_home(mine)
+                points = free & landable << die & ~frozen[home]  # the moves that land on a point
+                if home:  # and the ones that bear off, where the rule allows it
+                    points |= bear_offs[mine & HOME_OR_OFF] & free
+                if not head_left:
+                    points &= ~heads
+            found.append(high[points >> 18] + mid[points >> 9 & 511] + low[points & 511])  # highest first
+        return found
+
+    def after(self, frontier: list[Move], die: int, ordered: bool) -> list[Move]:
+        """Every move of `die` from every node of `frontier` (with `ordered`, from no point above the node's top),
+        as the nodes they reach."""
+        heads, targets, steps = self.tables.heads, self.tables.targets[die], self.tables.steps[die]
+        moves: list[Move] = []
+        for (me, mine, them, head_left, _), sources in zip(frontier, self.sources(frontier, die, ordered)):
+            blots = self.boards[them][1]
+            for source in sources:
+                target = targets[source]
+                new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
+                new_them = self.hit(them, target) if blots >> target & 1 else them
+                moves.append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), source))
+        if self.m.block_within:
+            return [move for move in moves if not self.trapped(move[1], move[2])]
         return moves
+
+    def reached(self, frontier: list[Move], die: int, ordered: bool) -> Iterator[Position]:
+        """The positions every move of `die` from every node of `frontier` reaches (the last number of a play)."""
+        if self.m.block_within:
+            yield from ((move[0], move[2]) for move in self.after(frontier, die, ordered))
+            return
+        targets, steps = self.tables.targets[die], self.tables.steps[die]
+        for (me, _, them, _, _), sources in zip(frontier, self.sources(frontier, die, ordered)):
+            blots = self.boards[them][1]
+            for source in sources:
+                yield me + steps[source], self.hit(them, targets[source]) if blots >> targets[source] & 1 else them
 
 
 def legal_positions(
@@ -175,52 +208,51 @@ def legal_positions(
 
     Breadth-first, a number at a time, for each order of the numbers; every node is a candidate end of the play."""
     m = r.Movement.of(rules)
-    moves = SingleMoves(rule_tables(m))
     numbers = tuple(sorted(numbers))
+    moves = SingleMoves(m, g, me, len(numbers))
     # Moves of one number commute: with equal numbers it is enough to try sources in falling
     # order (each position is then reached once), unless the six-block ban watches every step, or
     # exact-only bear-off with a free home lets home checkers move only before the last outside
     # checker arrives (then a lower move must come first).
     ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
-    root = (me, occupied(me), them, max(head_start, 0), BAR)  # a node: (me, mine, them, head moves left, top)
-    used: dict[Position, tuple[tuple[int, ...], ...]] = {(me, them): (numbers,)}  # as keep_maximal takes it
+    root = (me, occupied(me), them, max(head_start, 0), BAR)
+    partial: list[tuple[tuple[int, ...], list[Move]]] = []  # per order and number but the last: numbers left, nodes
     full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
     for order in orders(numbers):
         if not order:
             continue  # nothing to play: the position stays (keep_maximal keeps it)
         frontier = [root]
         for k, die in enumerate(order[:-1]):
-            left = tuple(sorted(order[k + 1 :]))
-            n_left = len(left)
-            following: list[Move] = []
-            for node_me, mine, node_them, head_left, top in frontier:
-                if r.game_ends(node_me, mine, node_them, g, m):
-                    continue
-                for move in moves.of(node_me, mine, node_them, die, head_left, top if ordered else BAR):
-                    if m.block_within and moves.trapped(move[1], move[2], g):
-                        continue
-                    position = move[0], move[2]
-                    lefts = used.get(position)
-                    if lefts is None or n_left < len(lefts[0]):  # new, or reached by a play that uses more numbers
-                        used[position] = (left,)
-                    elif n_left == len(lefts[0]) and left not in lefts:
-                        used[position] = (*lefts, left)
-                    following.append(move)
+            frontier = moves.after(frontier, die, ordered)
             # One number from one position reaches each node once, and so do falling sources; otherwise two
             # orders of the moves can meet (the same position with the same head moves left): keep one.
-            frontier = following if ordered or k == 0 else list({mv[:4]: mv for mv in following}.values())
-        die = order[-1]  # the last number: only the positions it reaches are needed
-        for node_me, mine, node_them, head_left, top in frontier:
-            if r.game_ends(node_me, mine, node_them, g, m):
-                continue
-            top = top if ordered else BAR
-            if m.block_within:
-                found = moves.of(node_me, mine, node_them, die, head_left, top)
-                full.update(dict.fromkeys((mv[0], mv[2]) for mv in found if not moves.trapped(mv[1], mv[2], g)))
-            else:
-                full.update(dict.fromkeys(moves.of(node_me, mine, node_them, die, head_left, top, True)))
-    used.update(dict.fromkeys(full, ((),)))  # a play that uses every number is never bettered
-    return kept(used, numbers, m, moves, g) or ([(me, them)], ())
+            if k and not ordered:
+                frontier = list({move[:4]: move for move in frontier}.values())
+            partial.append((tuple(sorted(order[k + 1 :])), frontier))
+        full.update(dict.fromkeys(moves.reached(frontier, order[-1], ordered)))
+    if full and not m.block_after:
+        return list(full), numbers  # a play that uses every number is never bettered (keep_maximal)
+    used = candidates((me, them), numbers, partial)
+    used.update(dict.fromkeys(full, ((),)))
+    return kept(used, numbers, m, moves) or ([(me, them)], ())
+
+
+def candidates(
+    root: Position, numbers: tuple[int, ...], partial: list[tuple[tuple[int, ...], list[Move]]]
+) -> dict[Position, tuple[tuple[int, ...], ...]]:
+    """The candidate ends of the plays that stop early, as keep_maximal takes them: each position reached, with
+    the numbers left by the sequences reaching it that use the most numbers."""
+    used: dict[Position, tuple[tuple[int, ...], ...]] = {root: (numbers,)}
+    for left, nodes in partial:
+        n_left = len(left)
+        for move in nodes:
+            position = move[0], move[2]
+            lefts = used.get(position)
+            if lefts is None or n_left < len(lefts[0]):  # new, or reached by a play that uses more numbers
+                used[position] = (left,)
+            elif n_left == len(lefts[0]) and left not in lefts:
+                used[position] = (*lefts, left)
+    return used
 
 
 def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -233,11 +265,7 @@ def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 
 def kept(
-    used: dict[Position, tuple[tuple[int, ...], ...]],
-    numbers: tuple[int, ...],
-    m: r.Movement,
-    moves: SingleMoves,
-    g: Geometry,
+    used: dict[Position, tuple[tuple[int, ...], ...]], numbers: tuple[int, ...], m: r.Movement, moves: SingleMoves
 ) -> tuple[list[Position], tuple[int, ...]] | None:
     """keep_maximal over the candidate ends that leave no banned six-block (None when there are none).
 
@@ -248,7 +276,7 @@ def kept(
         if not m.block_after:
             return positions, played
         theirs = moves.theirs
-        banned = [pos for pos in positions if r.six_block_trap(occupied(pos[0]), theirs(pos[1]), g)]
+        banned = [pos for pos in positions if r.six_block_trap(occupied(pos[0]), theirs(pos[1]), moves.g)]
         if not banned:
             return positions, played
         for pos in banned:

@@ -172,6 +172,11 @@ def game_ends(me: int, mine: int, them: int, g: Geometry, m: Movement) -> bool:
     return walled_in and bool(mine & FIRST_QUARTER) and bool(theirs & g.their_first_quarter)
 
 
+def game_can_end(me: int, moves: int, m: Movement) -> bool:
+    """Whether a play of `moves` single moves can end the game (game_ends): each bears off one checker at most."""
+    return m.draw_rule or (me & 255) + moves >= CHECKERS
+
+
 def keep_maximal(
     used: dict[Position, tuple[tuple[int, ...], ...]], numbers: tuple[int, ...]
 ) -> tuple[list[Position], tuple[int, ...]]:
