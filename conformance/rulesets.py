@@ -14,11 +14,13 @@ from .yamlio import DataError, load_yaml, locate
 SPEC_DIR = Path(__file__).resolve().parent.parent / "spec"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Switches:
     """A complete switch assignment as typed fields (spec/switches.yaml), computed once per assignment.
 
-    Two-valued switches whose values read as yes and no are booleans; the others keep their values' names."""
+    Two-valued switches whose values read as yes and no are booleans; the others keep their values' names.
+    There is one object per distinct assignment (`Switches.of`, unpickling too), so it is compared and hashed
+    by identity: an engine may key its own tables on it at no cost."""
 
     hitting: bool  # hitting=blots: a lone checker can be hit (and there is a bar)
     opening: Literal["play-lead-dice", "winner-rolls"]
@@ -33,11 +35,15 @@ class Switches:
     scoring: Literal["single-gammon-backgammon", "oin-mars-coke", "oin-mars"]
     draw: bool  # draw=both-blocked
     cube: bool  # cube=doubling
+    values: tuple[tuple[str, str], ...] = field(repr=False)  # the assignment, sorted by switch name
 
     @staticmethod
     def of(values: Mapping[str, str]) -> Switches:
         """The typed form of a complete assignment (one object per distinct assignment)."""
         return _switches(tuple(sorted(values.items())))
+
+    def __reduce__(self) -> tuple[object, tuple[tuple[tuple[str, str], ...]]]:
+        return _switches, (self.values,)
 
 
 _YES = {
@@ -53,7 +59,8 @@ _YES = {
 def _switches(items: tuple[tuple[str, str], ...]) -> Switches:
     values = dict(items)
     return Switches(
-        **{name.replace("-", "_"): values[name] == _YES[name] if name in _YES else values[name] for name in values}
+        **{name.replace("-", "_"): values[name] == _YES[name] if name in _YES else values[name] for name in values},
+        values=items,
     )
 
 

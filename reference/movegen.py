@@ -9,13 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations
 
 from gammonspec.conformance.rulesets import Rules
 from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r
-from .packed import BAR, BAR_SHIFT, EVERY_POINT, FALLING, OFF, SLOT, Geometry, geometry, occupied
+from .packed import (
+    BAR,
+    BAR_SHIFT,
+    EVERY_POINT,
+    FALLING_HIGH,
+    FALLING_LOW,
+    FALLING_MID,
+    OFF,
+    SLOT,
+    Geometry,
+    geometry,
+    occupied,
+)
 from .scoring import game_over
 
 Position = r.Position
@@ -31,20 +44,29 @@ class RuleTables:
     heads: int  # sources a move from which leaves the head
     closed: bytes  # a checker count -> b"1" where a point holding that many opposing checkers is closed, else b"0"
     blots: bytes  # a checker count -> b"1" where landing on that many opposing checkers hits, else b"0"
-    frozen: tuple[tuple[int, int], ...]  # number -> all home -> mask of the sources frozen for it
-    targets: tuple[tuple[int, ...], ...]  # number -> source -> where a move of it lands (OFF: borne off)
-    steps: tuple[tuple[int, ...], ...]  # number -> source -> what the move adds to the mover's packed side
     bar_first: tuple[bool, ...]  # checkers on the bar -> whether nothing else may move
-    bear_offs: tuple[tuple[int, ...], ...]  # number -> occupancy of a mover with all home -> where it bears off
+    outside: int  # the points (and the bar) a checker on which keeps the mover from having all home
+    by_number: tuple[ByNumber, ...]  # number -> its tables
 
 
-_TABLES: dict[tuple[object, ...], RuleTables] = {}
+ByNumber = tuple[
+    tuple[int, ...],  # targets: source -> where a move of the number lands (OFF: borne off)
+    tuple[int, ...],  # steps: source -> what the move adds to the mover's packed side
+    tuple[int, int],  # frozen: all home -> mask of the sources frozen for it
+    tuple[int, ...],  # bear-offs: occupancy of a mover with all home -> where it bears off
+]
+
+
+_TABLES: dict[tuple[object, ...], tuple[r.Movement, RuleTables]] = {}
 HOME_OR_OFF = (1 << 7) - 1  # bits 0-6: a mover with every checker home is occupancy within them
 
 
-def rule_tables(m: r.Movement) -> RuleTables:
-    key = (  # the tabled rule functions: a patched one gets tables of its own
-        m,
+def movement(rules: Rules) -> tuple[r.Movement, RuleTables]:
+    """The switch values move generation reads (Movement.of) and the rule tables under them, worked out once per
+    switch assignment and rule functions (a patched function gets tables of its own)."""
+    key = (
+        rules.switch,  # one object per assignment, hashed by identity
+        r.Movement.of,
         r.leaves_head,
         r.point_closed,
         r.hits_blot,
@@ -52,57 +74,41 @@ def rule_tables(m: r.Movement) -> RuleTables:
         r.entry_point,
         r.must_enter_first,
         r.bear_off_allowed,
+        r.all_home,
     )
-    tables = _TABLES.get(key)
-    if tables is None:
-        targets = tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7))
-        tables = _TABLES[key] = RuleTables(
-            sum(1 << p for p in range(1, BAR + 1) if r.leaves_head(p, m)),
-            bytes(b"01"[r.point_closed(n, m)] for n in range(256)),
-            bytes(b"01"[r.hits_blot(n, m)] for n in range(256)),
-            tuple(
-                tuple(
-                    sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
-                    for home in (False, True)
-                )
-                for die in range(7)
-            ),
-            targets,
-            tuple(tuple(SLOT[target] - SLOT[source] for source, target in enumerate(row)) for row in targets),
-            tuple(r.must_enter_first(n) for n in range(256)),
-            tuple(
-                tuple(
-                    sum(
-                        1 << p for p in range(1, die + 1) if mine >> p & 1 and r.bear_off_allowed(mine, p, die, True, m)
-                    )
-                    for mine in range(HOME_OR_OFF + 1)
-                )
-                for die in range(7)
-            ),
+    found = _TABLES.get(key)
+    if found is None:
+        m = r.Movement.of(rules)
+        found = _TABLES[key] = m, rule_tables(m)
+    return found
+
+
+def rule_tables(m: r.Movement) -> RuleTables:
+    """The answers of the per-point rule functions under `m`, for every point, count and number."""
+    targets = tuple((*(max(p - die, OFF) for p in range(BAR)), r.entry_point(die)) for die in range(7))
+    steps = tuple(tuple(SLOT[target] - SLOT[source] for source, target in enumerate(row)) for row in targets)
+    frozen = tuple(
+        tuple(
+            sum(1 << p for p in range(die + 1, 25) if r.home_checker_frozen(p, p - die, home, m))
+            for home in (False, True)
         )
-    return tables
-
-
-def point_mask(counts: bytes, digits: bytes) -> int:
-    """The points 1-24 whose count `digits` maps to b"1", as a mask (`counts`: a packed side's bytes, highest slot
-    first)."""
-    return int(counts.translate(digits), 2) & EVERY_POINT
-
-
-class Boards(dict[int, tuple[int, int]]):
-    """An opponent's packed side -> the points the mover may land on and the opponent's blots, as masks of the
-    mover's points, each worked out once per search."""
-
-    __slots__ = ("tables",)
-    tables: RuleTables  # set when made (an __init__ of its own would slow the making)
-
-    def __missing__(self, them: int) -> tuple[int, int]:
-        counts = them.to_bytes(26, "big")
-        found = self[them] = (
-            EVERY_POINT & ~point_mask(counts, self.tables.closed),
-            point_mask(counts, self.tables.blots),
+        for die in range(7)
+    )
+    bear_offs = tuple(
+        tuple(
+            sum(1 << p for p in range(1, die + 1) if mine >> p & 1 and r.bear_off_allowed(mine, p, die, True, m))
+            for mine in range(HOME_OR_OFF + 1)
         )
-        return found
+        for die in range(7)
+    )
+    return RuleTables(
+        sum(1 << p for p in range(1, BAR + 1) if r.leaves_head(p, m)),
+        bytes(b"01"[r.point_closed(n, m)] for n in range(256)),
+        bytes(b"01"[r.hits_blot(n, m)] for n in range(256)),
+        tuple(r.must_enter_first(n) for n in range(256)),
+        sum(1 << p for p in range(BAR + 1) if not r.all_home(1 << p)),
+        tuple(zip(targets, steps, frozen, bear_offs)),
+    )
 
 
 class SingleMoves:
@@ -116,13 +122,20 @@ class SingleMoves:
 
     __slots__ = ("m", "g", "tables", "boards", "occupancy", "traps", "may_end")
 
-    def __init__(self, m: r.Movement, g: Geometry, me: int, numbers: int) -> None:
-        self.m, self.g, self.tables = m, g, rule_tables(m)
-        self.boards = Boards()
-        self.boards.tables = self.tables
-        self.occupancy: dict[int, int] = {}  # them -> its occupancy mask
-        self.traps: dict[tuple[int, int], bool] = {}  # (mine, them) -> six_block_trap
+    def __init__(self, m: r.Movement, tables: RuleTables, g: Geometry, me: int, them: int, numbers: int) -> None:
+        self.m, self.g, self.tables = m, g, tables
+        self.boards = {them: self.board(them)}  # them -> (open points, blots); hit() adds the others
+        if m.block_after:  # only the six-block ban reads these
+            self.occupancy: dict[int, int] = {}  # them -> its occupancy mask
+            self.traps: dict[tuple[int, int], bool] = {}  # (mine, them) -> six_block_trap
         self.may_end = r.game_can_end(me, numbers, m)  # else no node needs asking game_ends
+
+    def board(self, them: int) -> tuple[int, int]:
+        """The points the mover may land on and the opponent's blots, as masks of the mover's points."""
+        counts = them.to_bytes(26, "big")  # highest slot first: read as binary digits, a mask
+        return EVERY_POINT & ~int(counts.translate(self.tables.closed), 2), EVERY_POINT & int(
+            counts.translate(self.tables.blots), 2
+        )
 
     def theirs(self, them: int) -> int:
         found = self.occupancy.get(them)
@@ -149,56 +162,43 @@ class SingleMoves:
             found = self.traps[mine, them] = r.six_block_trap(mine, self.theirs(them), self.g)
         return found
 
-    def sources(self, frontier: list[Move], die: int, ordered: bool) -> list[tuple[int, ...]]:
-        """For each node of `frontier`, the points (or the bar) from which `die` can move, highest first (with
-        `ordered`, none above the node's top); none once the game has ended."""
+    def step(self, frontier: list[Move], die: int, ordered: bool, last: bool = False) -> list[Move] | list[Position]:
+        """Every move of `die` from every node of `frontier` (with `ordered`, from no point above the node's top),
+        as the nodes they reach; with `last` (the last number of a play), only the positions reached."""
         t, g, m, boards, ends = self.tables, self.g, self.m, self.boards, self.may_end and r.game_ends
-        bar_target, frozen, bear_offs, heads = t.targets[die][BAR], t.frozen[die], t.bear_offs[die], t.heads
-        high, mid, low = FALLING[2], FALLING[1], FALLING[0]
-        found = []
+        targets, steps, frozen, bear_offs = t.by_number[die]
+        heads, outside, bar_first, bar_target = t.heads, t.outside, t.bar_first, targets[BAR]
+        positions_only = last and not m.block_within  # the ban reads the mover's occupancy after each move
+        found: list = []
         for me, mine, them, head_left, top in frontier:
-            landable = boards[them][0]
+            landable, blots = boards[them]
             if ends and ends(me, mine, them, g, m):
-                points = 0
-            elif t.bar_first[me >> BAR_SHIFT]:
+                continue
+            if bar_first[me >> BAR_SHIFT]:
                 points = 1 << BAR if landable >> bar_target & 1 else 0
             else:
                 free = mine & EVERY_POINT & (2 << (top if ordered else BAR)) - 1
-                home = r.all_home(mine)
+                home = not mine & outside  # all_home
                 points = free & landable << die & ~frozen[home]  # the moves that land on a point
                 if home:  # and the ones that bear off, where the rule allows it
                     points |= bear_offs[mine & HOME_OR_OFF] & free
                 if not head_left:
                     points &= ~heads
-            found.append(high[points >> 18] + mid[points >> 9 & 511] + low[points & 511])  # highest first
-        return found
-
-    def after(self, frontier: list[Move], die: int, ordered: bool) -> list[Move]:
-        """Every move of `die` from every node of `frontier` (with `ordered`, from no point above the node's top),
-        as the nodes they reach."""
-        heads, targets, steps = self.tables.heads, self.tables.targets[die], self.tables.steps[die]
-        moves: list[Move] = []
-        for (me, mine, them, head_left, _), sources in zip(frontier, self.sources(frontier, die, ordered)):
-            blots = self.boards[them][1]
-            for source in sources:
+            if not points:
+                continue
+            for source in FALLING_HIGH[points >> 18] + FALLING_MID[points >> 9 & 511] + FALLING_LOW[points & 511]:
                 target = targets[source]
-                new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
                 new_them = self.hit(them, target) if blots >> target & 1 else them
-                moves.append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), source))
-        if self.m.block_within:
-            return [move for move in moves if not self.trapped(move[1], move[2])]
-        return moves
-
-    def reached(self, frontier: list[Move], die: int, ordered: bool) -> Iterator[Position]:
-        """The positions every move of `die` from every node of `frontier` reaches (the last number of a play)."""
-        if self.m.block_within:
-            yield from ((move[0], move[2]) for move in self.after(frontier, die, ordered))
-            return
-        targets, steps = self.tables.targets[die], self.tables.steps[die]
-        for (me, _, them, _, _), sources in zip(frontier, self.sources(frontier, die, ordered)):
-            blots = self.boards[them][1]
-            for source in sources:
-                yield me + steps[source], self.hit(them, targets[source]) if blots >> targets[source] & 1 else them
+                if positions_only:
+                    found.append((me + steps[source], new_them))
+                    continue
+                new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
+                found.append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), source))
+        if m.block_within:
+            found = [move for move in found if not self.trapped(move[1], move[2])]
+            if last:
+                return [(move[0], move[2]) for move in found]
+        return found
 
 
 def legal_positions(
@@ -207,9 +207,9 @@ def legal_positions(
     """The distinct end positions of all legal plays of `numbers` in the mover's packed view, and the numbers they use.
 
     Breadth-first, a number at a time, for each order of the numbers; every node is a candidate end of the play."""
-    m = r.Movement.of(rules)
-    numbers = tuple(sorted(numbers))
-    moves = SingleMoves(m, g, me, len(numbers))
+    m, tables = movement(rules)
+    numbers, orders = plan(numbers)
+    moves = SingleMoves(m, tables, g, me, them, len(numbers))
     # Moves of one number commute: with equal numbers it is enough to try sources in falling
     # order (each position is then reached once), unless the six-block ban watches every step, or
     # exact-only bear-off with a free home lets home checkers move only before the last outside
@@ -218,18 +218,16 @@ def legal_positions(
     root = (me, occupied(me), them, max(head_start, 0), BAR)
     partial: list[tuple[tuple[int, ...], list[Move]]] = []  # per order and number but the last: numbers left, nodes
     full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
-    for order in orders(numbers):
-        if not order:
-            continue  # nothing to play: the position stays (keep_maximal keeps it)
+    for order, lefts in orders:
         frontier = [root]
-        for k, die in enumerate(order[:-1]):
-            frontier = moves.after(frontier, die, ordered)
+        for k, left in enumerate(lefts):
+            frontier = moves.step(frontier, order[k], ordered)
             # One number from one position reaches each node once, and so do falling sources; otherwise two
             # orders of the moves can meet (the same position with the same head moves left): keep one.
             if k and not ordered:
                 frontier = list({move[:4]: move for move in frontier}.values())
-            partial.append((tuple(sorted(order[k + 1 :])), frontier))
-        full.update(dict.fromkeys(moves.reached(frontier, order[-1], ordered)))
+            partial.append((left, frontier))
+        full.update(dict.fromkeys(moves.step(frontier, order[-1], ordered, last=True)))
     if full and not m.block_after:
         return list(full), numbers  # a play that uses every number is never bettered (keep_maximal)
     used = candidates((me, them), numbers, partial)
@@ -255,13 +253,20 @@ def candidates(
     return used
 
 
-def orders(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The distinct orders in which `numbers` (sorted) can be played."""
+@cache
+def plan(
+    numbers: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], ...]]:
+    """The numbers sorted, and each distinct order in which they can be played with the numbers left after each
+    of its numbers but the last (no orders when there are no numbers: the position stays)."""
+    numbers = tuple(sorted(numbers))
     if len(set(numbers)) <= 1:
-        return (numbers,)
-    if len(numbers) == 2:
-        return numbers, numbers[::-1]
-    return tuple(set(permutations(numbers)))
+        orders: tuple[tuple[int, ...], ...] = (numbers,) if numbers else ()
+    else:
+        orders = tuple(dict.fromkeys(permutations(numbers)))
+    return numbers, tuple(
+        (order, tuple(tuple(sorted(order[k + 1 :])) for k in range(len(order) - 1))) for order in orders
+    )
 
 
 def kept(

@@ -36,9 +36,11 @@ def occupied(packed: int) -> int:
     return int(packed.to_bytes(26, "big").translate(_BINARY), 2)
 
 
-FALLING = tuple(tuple(tuple(9 * k + j for j in range(8, -1, -1) if v >> j & 1) for v in range(512)) for k in range(3))
-"""The points set in a mask, highest first, nine bits at a time: FALLING[2][mask >> 18] + FALLING[1][mask >> 9 & 511]
-+ FALLING[0][mask & 511].  Three tables of 512 stay in the processor's cache, where a memo of every mask would not."""
+# The points set in a mask, highest first, nine bits at a time: FALLING_HIGH[mask >> 18] + FALLING_MID[mask >> 9 & 511]
+# + FALLING_LOW[mask & 511].  Three tables of 512 stay in the processor's cache, where a memo of every mask would not.
+FALLING_LOW, FALLING_MID, FALLING_HIGH = (
+    tuple(tuple(9 * k + j for j in range(8, -1, -1) if v >> j & 1) for v in range(512)) for k in range(3)
+)
 
 
 def mask_table(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -55,6 +57,7 @@ class Geometry:
 
     game: str
     mine_in_theirs: itemgetter  # 25 counts in the other side's numbering (index 0 unused) -> 24 counts in mine
+    points_in_mine: itemgetter  # the other side's 24 point counts, as a layout has them -> the same in my numbering
     table: tuple[tuple[int, ...], ...]  # mask_table of the mirror
     their_home: int  # the opponent's home board (its points 1-6) as my points
     their_first_quarter: int  # its points 19-24 as my points
@@ -70,20 +73,22 @@ class Geometry:
             i, j, mine, theirs = 0, 1, layout.white, layout.black
         else:
             i, j, mine, theirs = 1, 0, layout.black, layout.white
-        me = bytes((layout.off[i], *mine, layout.bar[i]))
-        them = bytes((layout.off[j], *self.mine_in_theirs((0, *theirs)), layout.bar[j]))
-        return int.from_bytes(me, "little"), int.from_bytes(them, "little")
+        off, bar = layout.off, layout.bar
+        me = int.from_bytes(bytes(mine), "little") << 8 | off[i] | bar[i] << BAR_SHIFT
+        them = int.from_bytes(bytes(self.points_in_mine(theirs)), "little") << 8 | off[j] | bar[j] << BAR_SHIFT
+        return me, them
 
     def to_layouts(self, side: Side, positions: list[tuple[int, int]]) -> list[Layout]:
         """Back from the mover's packed views to layouts (the opponent's part read once per distinct `them`)."""
         opponent: dict[int, tuple[tuple[int, ...], int, int]] = {}
         make, game, white = tuple.__new__, self.game, side == "white"  # a Layout from its fields, without a Python call
-        layouts = []
+        layouts, last, theirs = [], None, ((), 0, 0)
         for me, them in positions:
-            theirs = opponent.get(them)
-            if theirs is None:
-                seen = them.to_bytes(26, "little")
-                theirs = opponent[them] = (self.mine_in_theirs(seen), seen[BAR], seen[OFF])
+            if them != last:  # most results share the opponent's side with the one before
+                last, theirs = them, opponent.get(them)
+                if theirs is None:
+                    seen = them.to_bytes(26, "little")
+                    theirs = opponent[them] = (self.mine_in_theirs(seen), seen[BAR], seen[OFF])
             counts = me.to_bytes(26, "little")
             points, (their_points, their_bar, their_off) = POINTS(counts), theirs
             if white:
@@ -101,6 +106,7 @@ def geometry(game: str) -> Geometry:
     return Geometry(
         game,
         itemgetter(*mirror[1:25]),
+        itemgetter(*(q - 1 for q in mirror[1:25])),
         table,
         sum(1 << mirror[q] for q in range(1, 7)),
         sum(1 << mirror[q] for q in range(19, 25)),

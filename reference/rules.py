@@ -85,7 +85,9 @@ def entry_point(die: int) -> int:
 
 
 def all_home(mine: int) -> bool:
-    """Bearing off needs all fifteen checkers home (none on 7-24 or the bar).  bg.bearoff.all-home."""
+    """Bearing off needs all fifteen checkers home (none on 7-24 or the bar).  bg.bearoff.all-home.
+
+    A test of the occupancy point by point: the move search tables the points it rejects."""
     return not mine & OUTSIDE
 
 

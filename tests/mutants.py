@@ -165,13 +165,13 @@ def _stuck_order(original: Any) -> Any:
     def legal_positions(me, them, numbers, head_start, rules, g):
         """Each order of the numbers played as far as it goes: the first order that gets stuck is a play,
         instead of only the plays that use the most numbers."""
-        moves = movegen.SingleMoves(r.Movement.of(rules), g, me, len(numbers))
+        moves = movegen.SingleMoves(*movegen.movement(rules), g, me, them, len(numbers))
         ends: dict[r.Position, tuple[int, ...]] = {}
 
         def go(me, mine, them, rest, head, used):
             moved = False
-            if rest:  # after() leaves out the moves the six-block ban forbids, and any once the game has ended
-                for new_me, new_mine, new_them, new_head, _ in moves.after([(me, mine, them, head, 0)], rest[0], False):
+            if rest:  # step() leaves out the moves the six-block ban forbids, and any once the game has ended
+                for new_me, new_mine, new_them, new_head, _ in moves.step([(me, mine, them, head, 0)], rest[0], False):
                     moved = True
                     go(new_me, new_mine, new_them, rest[1:], new_head, (*used, rest[0]))
             if not moved and not (moves.m.block_after and moves.trapped(mine, them)):
