@@ -32,7 +32,8 @@ from .packed import (
 from .scoring import game_over
 
 Position = r.Position
-Move = tuple[int, int, int, int, int]  # (me, mine, them, head moves left, source) after the move
+Move = tuple[int, int, int, int, int]  # (me, mine, them, head moves left, points at or below its source) after it
+AT_OR_BELOW = tuple(EVERY_POINT & (2 << p) - 1 for p in range(BAR + 1))  # a point -> the points 1-24 up to it
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,8 @@ class SingleMoves:
     """The single-number moves of one search, a number at a time from every node of a frontier, the opponent's
     side read once per `them`.
 
-    A node is a Move: (me, mine, them, head moves left, top), `top` the highest point it may move from (the
-    source of the move that reached it, where moves of one number are tried in falling order).  The points the
+    A node is a Move: (me, mine, them, head moves left, below), `below` the points it may move from when moves
+    of one number are tried in falling order (those at or below the source of the move that reached it).  The points the
     mover may land on and the opponent's blots (masks of the mover's points) depend only on the opponent's
     checkers, which only a hit changes."""
 
@@ -163,21 +164,22 @@ class SingleMoves:
         return found
 
     def step(self, frontier: list[Move], die: int, ordered: bool, last: bool = False) -> list[Move] | list[Position]:
-        """Every move of `die` from every node of `frontier` (with `ordered`, from no point above the node's top),
+        """Every move of `die` from every node of `frontier` (with `ordered`, only from the points its `below` holds),
         as the nodes they reach; with `last` (the last number of a play), only the positions reached."""
         t, g, m, boards, ends = self.tables, self.g, self.m, self.boards, self.may_end and r.game_ends
         targets, steps, frozen, bear_offs = t.by_number[die]
         heads, outside, bar_first, bar_target = t.heads, t.outside, t.bar_first, targets[BAR]
         positions_only = last and not m.block_within  # the ban reads the mover's occupancy after each move
         found: list = []
-        for me, mine, them, head_left, top in frontier:
+        append = found.append
+        for me, mine, them, head_left, below in frontier:
             landable, blots = boards[them]
             if ends and ends(me, mine, them, g, m):
                 continue
             if bar_first[me >> BAR_SHIFT]:
                 points = 1 << BAR if landable >> bar_target & 1 else 0
             else:
-                free = mine & EVERY_POINT & (2 << (top if ordered else BAR)) - 1
+                free = mine & (below if ordered else EVERY_POINT)
                 home = not mine & outside  # all_home
                 points = free & landable << die & ~frozen[home]  # the moves that land on a point
                 if home:  # and the ones that bear off, where the rule allows it
@@ -190,10 +192,10 @@ class SingleMoves:
                 target = targets[source]
                 new_them = self.hit(them, target) if blots >> target & 1 else them
                 if positions_only:
-                    found.append((me + steps[source], new_them))
+                    append((me + steps[source], new_them))
                     continue
                 new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
-                found.append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), source))
+                append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), AT_OR_BELOW[source]))
         if m.block_within:
             found = [move for move in found if not self.trapped(move[1], move[2])]
             if last:
@@ -215,7 +217,7 @@ def legal_positions(
     # exact-only bear-off with a free home lets home checkers move only before the last outside
     # checker arrives (then a lower move must come first).
     ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
-    root = (me, occupied(me), them, max(head_start, 0), BAR)
+    root = (me, occupied(me), them, max(head_start, 0), EVERY_POINT)
     partial: list[tuple[tuple[int, ...], list[Move]]] = []  # per order and number but the last: numbers left, nodes
     full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
     for order, lefts in orders:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
-from gammonspec.conformance.games import GAME_DATA
+from gammonspec.conformance.games import CHECKERS, GAME_DATA
 from gammonspec.conformance.state import Layout, Side
 
 OFF, BAR = 0, 25
@@ -24,6 +24,7 @@ HOME = 0b1111110  # points 1-6
 OUTSIDE = ((1 << 26) - 1) & ~HOME & ~1  # points 7-24 and the bar
 FIRST_QUARTER = 0b111111 << 19  # points 19-24
 POINTS = struct.Struct("<x24Bx").unpack  # the 24 point counts of a packed side's bytes
+PAIRS = tuple(tuple((a, b) for b in range(CHECKERS + 1)) for a in range(CHECKERS + 1))  # a layout's bar or off
 EVERY_POINT = ((1 << 25) - 1) & ~1  # points 1-24
 POINT_SLOTS = sum(SLOT[p] for p in range(1, 25))  # a flag at each point's slot
 
@@ -82,20 +83,22 @@ class Geometry:
         """Back from the mover's packed views to layouts (the opponent's part read once per distinct `them`)."""
         opponent: dict[int, tuple[tuple[int, ...], int, int]] = {}
         make, game, white = tuple.__new__, self.game, side == "white"  # a Layout from its fields, without a Python call
-        layouts, last, theirs = [], None, ((), 0, 0)
+        layouts: list[Layout] = []
+        append, last, their_points, their_bar, their_off = layouts.append, None, (), 0, 0
         for me, them in positions:
             if them != last:  # most results share the opponent's side with the one before
                 last, theirs = them, opponent.get(them)
                 if theirs is None:
                     seen = them.to_bytes(26, "little")
                     theirs = opponent[them] = (self.mine_in_theirs(seen), seen[BAR], seen[OFF])
+                their_points, their_bar, their_off = theirs
             counts = me.to_bytes(26, "little")
-            points, (their_points, their_bar, their_off) = POINTS(counts), theirs
             if white:
-                fields = game, points, their_points, (counts[BAR], their_bar), (counts[OFF], their_off)
+                bar, off = PAIRS[counts[BAR]][their_bar], PAIRS[counts[OFF]][their_off]
+                append(make(Layout, (game, POINTS(counts), their_points, bar, off)))
             else:
-                fields = game, their_points, points, (their_bar, counts[BAR]), (their_off, counts[OFF])
-            layouts.append(make(Layout, fields))
+                bar, off = PAIRS[their_bar][counts[BAR]], PAIRS[their_off][counts[OFF]]
+                append(make(Layout, (game, their_points, POINTS(counts), bar, off)))
         return layouts
 
 
