@@ -2,7 +2,8 @@
 
 A breadth-first search, a number at a time for each order of the numbers, over (position, head
 moves left), each node once; every node is a candidate end of the turn (a play may stop early
-only when nothing more can be played, which `keep_maximal` settles over the whole set).
+only when nothing more can be played, which `keep_maximal` settles over the whole set; when some
+play uses every number, those plays are the answer and the rest need not be weighed).
 """
 
 from __future__ import annotations

@@ -195,3 +195,18 @@ def test_the_protocol_pages_profile_hello_is_valid():
     assert profile.changed_switches == {"six-block": "banned-within-turn"} and profile.fixed_options == {
         "coke-value": 2
     }
+
+
+def test_switches_are_one_object_per_assignment_even_pickled():
+    """Switches compare and hash by identity (engines key tables on them), so equal assignments must be one
+    object: from any ruleset or profile that states them, and after a pickle round trip (worker processes)."""
+    import pickle
+    from dataclasses import replace
+
+    from gammonspec.conformance.rulesets import Switches
+
+    rules = rulesets()["backgammon"].rules()
+    assert Switches.of(dict(rules.switches)) is rules.switch
+    assert pickle.loads(pickle.dumps(rules)).switch is rules.switch
+    flipped = replace(rules, switches={**rules.switches, "hitting": "none"})
+    assert flipped.switch is not rules.switch and flipped.switch.hitting is False
