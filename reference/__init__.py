@@ -29,6 +29,7 @@ class ReferenceEngine:
         """The move search of one segment, kept for the next query: legal-plays and next-segment of the same
         state (a step that checks `next`) share one search."""
         last = self._last
+        # the layouts first: the cheap test, and the one that differs from one query to the next
         if last is None or last[0].layout != state.layout or last[0] != state or last[1] != rules:
             last = self._last = (state, rules, search(state, rules))
         return last[2]

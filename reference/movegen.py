@@ -33,6 +33,7 @@ from .packed import (
 from .scoring import game_over
 
 Position = r.Position
+Order = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]  # an order of the numbers, the numbers left after each step
 Move = tuple[int, int, int, int, int]  # (me, mine, them, head moves left, points at or below its source) after it
 AT_OR_BELOW = tuple(EVERY_POINT & (2 << p) - 1 for p in range(BAR + 1))  # a point -> the points 1-24 up to it
 
@@ -118,9 +119,9 @@ class SingleMoves:
     side read once per `them`.
 
     A node is a Move: (me, mine, them, head moves left, below), `below` the points it may move from when moves
-    of one number are tried in falling order (those at or below the source of the move that reached it).  The points the
-    mover may land on and the opponent's blots (masks of the mover's points) depend only on the opponent's
-    checkers, which only a hit changes."""
+    of one number are tried in falling order (those at or below the source of the move that reached it).  The
+    points the mover may land on and the opponent's blots (masks of the mover's points) depend only on the
+    opponent's checkers, which only a hit changes."""
 
     __slots__ = ("m", "g", "tables", "boards", "occupancy", "traps", "may_end")
 
@@ -135,9 +136,8 @@ class SingleMoves:
     def board(self, them: int) -> tuple[int, int]:
         """The points the mover may land on and the opponent's blots, as masks of the mover's points."""
         counts = them.to_bytes(26, "big")  # highest slot first: read as binary digits, a mask
-        return EVERY_POINT & ~int(counts.translate(self.tables.closed), 2), EVERY_POINT & int(
-            counts.translate(self.tables.blots), 2
-        )
+        closed, blots = int(counts.translate(self.tables.closed), 2), int(counts.translate(self.tables.blots), 2)
+        return EVERY_POINT & ~closed, EVERY_POINT & blots
 
     def theirs(self, them: int) -> int:
         found = self.occupancy.get(them)
@@ -257,9 +257,7 @@ def candidates(
 
 
 @cache
-def plan(
-    numbers: tuple[int, ...],
-) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], ...]]:
+def plan(numbers: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Order, ...]]:
     """The numbers sorted, and each distinct order in which they can be played with the numbers left after each
     of its numbers but the last (no orders when there are no numbers: the position stays)."""
     numbers = tuple(sorted(numbers))
@@ -283,8 +281,7 @@ def kept(
         positions, played = r.keep_maximal(used, numbers)
         if not m.block_after:
             return positions, played
-        theirs = moves.theirs
-        banned = [pos for pos in positions if r.six_block_trap(occupied(pos[0]), theirs(pos[1]), moves.g)]
+        banned = [pos for pos in positions if moves.trapped(occupied(pos[0]), pos[1])]
         if not banned:
             return positions, played
         for pos in banned:

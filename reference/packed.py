@@ -57,8 +57,7 @@ class Geometry:
     """A game's geometry in the forms the search core uses (games.Game.mirror)."""
 
     game: str
-    mine_in_theirs: itemgetter  # 25 counts in the other side's numbering (index 0 unused) -> 24 counts in mine
-    points_in_mine: itemgetter  # the other side's 24 point counts, as a layout has them -> the same in my numbering
+    renumbered: itemgetter  # 24 point counts in one side's numbering -> the same in the other's (its own inverse)
     table: tuple[tuple[int, ...], ...]  # mask_table of the mirror
     their_home: int  # the opponent's home board (its points 1-6) as my points
     their_first_quarter: int  # its points 19-24 as my points
@@ -76,7 +75,7 @@ class Geometry:
             i, j, mine, theirs = 1, 0, layout.black, layout.white
         off, bar = layout.off, layout.bar
         me = int.from_bytes(bytes(mine), "little") << 8 | off[i] | bar[i] << BAR_SHIFT
-        them = int.from_bytes(bytes(self.points_in_mine(theirs)), "little") << 8 | off[j] | bar[j] << BAR_SHIFT
+        them = int.from_bytes(bytes(self.renumbered(theirs)), "little") << 8 | off[j] | bar[j] << BAR_SHIFT
         return me, them
 
     def to_layouts(self, side: Side, positions: list[tuple[int, int]]) -> list[Layout]:
@@ -90,7 +89,7 @@ class Geometry:
                 last, theirs = them, opponent.get(them)
                 if theirs is None:
                     seen = them.to_bytes(26, "little")
-                    theirs = opponent[them] = (self.mine_in_theirs(seen), seen[BAR], seen[OFF])
+                    theirs = opponent[them] = (self.renumbered(seen[1:BAR]), seen[BAR], seen[OFF])
                 their_points, their_bar, their_off = theirs
             counts = me.to_bytes(26, "little")
             if white:
@@ -108,7 +107,6 @@ def geometry(game: str) -> Geometry:
     table = mask_table(mirror)
     return Geometry(
         game,
-        itemgetter(*mirror[1:25]),
         itemgetter(*(q - 1 for q in mirror[1:25])),
         table,
         sum(1 << mirror[q] for q in range(1, 7)),
