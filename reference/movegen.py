@@ -35,6 +35,7 @@ from .scoring import game_over
 Position = r.Position
 Order = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]  # an order of the numbers, the numbers left after each step
 Move = tuple[int, int, int, int, int]  # (me, mine, them, head moves left, points at or below its source) after it
+FROM_BAR = 1 << BAR
 AT_OR_BELOW = tuple(EVERY_POINT & (2 << p) - 1 for p in range(BAR + 1))  # a point -> the points 1-24 up to it
 
 
@@ -164,43 +165,59 @@ class SingleMoves:
             found = self.traps[mine, them] = r.six_block_trap(mine, self.theirs(them), self.g)
         return found
 
-    def step(self, frontier: list[Move], die: int, ordered: bool, last: bool = False) -> list[Move] | list[Position]:
+    def step(
+        self, frontier: list[Move], die: int, ordered: bool, ends: dict[Position, None] | None = None
+    ) -> list[Move]:
         """Every move of `die` from every node of `frontier` (with `ordered`, only from the points its `below` holds),
-        as the nodes they reach; with `last` (the last number of a play), only the positions reached."""
-        t, g, m, boards, ends = self.tables, self.g, self.m, self.boards, self.may_end and r.game_ends
+        as the nodes they reach; given `ends` (at the last number of a play), the positions reached go into it
+        instead and no nodes are returned."""
+        t, g, m, boards, over = self.tables, self.g, self.m, self.boards, self.may_end and r.game_ends
         targets, steps, frozen, bear_offs = t.by_number[die]
         heads, outside, bar_first, bar_target = t.heads, t.outside, t.bar_first, targets[BAR]
-        positions_only = last and not m.block_within  # the ban reads the mover's occupancy after each move
+        positions_only = ends is not None and not m.block_within  # the ban reads the mover's occupancy after each move
         found: list = []
         append = found.append
         for me, mine, them, head_left, below in frontier:
             landable, blots = boards[them]
-            if ends and ends(me, mine, them, g, m):
+            if over and over(me, mine, them, g, m):
                 continue
-            if bar_first[me >> BAR_SHIFT]:
-                points = 1 << BAR if landable >> bar_target & 1 else 0
+            if mine >= FROM_BAR and bar_first[me >> BAR_SHIFT]:  # only a checker on the bar asks
+                if not landable >> bar_target & 1:
+                    continue
+                points, sources = FROM_BAR, (BAR,)
             else:
                 free = mine & (below if ordered else EVERY_POINT)
-                home = not mine & outside  # all_home
+                home = 0 if mine & outside else 1  # all_home (an int: it indexes `frozen`)
                 points = free & landable << die & ~frozen[home]  # the moves that land on a point
                 if home:  # and the ones that bear off, where the rule allows it
                     points |= bear_offs[mine & HOME_OR_OFF] & free
                 if not head_left:
                     points &= ~heads
-            if not points:
+                if points < 512:  # all within points 1-8 (bearing off)
+                    if not points:
+                        continue
+                    sources = FALLING_LOW[points]
+                else:
+                    sources = FALLING_HIGH[points >> 18] + FALLING_MID[points >> 9 & 511] + FALLING_LOW[points & 511]
+            if positions_only:
+                if points & blots << die:  # some move hits (a move from p lands on p - die)
+                    for source in sources:
+                        target = targets[source]
+                        ends[me + steps[source], self.hit(them, target) if blots >> target & 1 else them] = None  # type: ignore[index]
+                else:
+                    for source in sources:
+                        ends[me + steps[source], them] = None  # type: ignore[index]
                 continue
-            for source in FALLING_HIGH[points >> 18] + FALLING_MID[points >> 9 & 511] + FALLING_LOW[points & 511]:
+            for source in sources:
                 target = targets[source]
                 new_them = self.hit(them, target) if blots >> target & 1 else them
-                if positions_only:
-                    append((me + steps[source], new_them))
-                    continue
                 new_mine = (mine if me >> 8 * source & 255 > 1 else mine ^ 1 << source) | 1 << target
                 append((me + steps[source], new_mine, new_them, head_left - (heads >> source & 1), AT_OR_BELOW[source]))
         if m.block_within:
             found = [move for move in found if not self.trapped(move[1], move[2])]
-            if last:
-                return [(move[0], move[2]) for move in found]
+            if ends is not None:
+                ends.update(dict.fromkeys([(move[0], move[2]) for move in found]))
+                return []
         return found
 
 
@@ -217,8 +234,8 @@ def legal_positions(
     # order (each position is then reached once), unless the six-block ban watches every step, or
     # exact-only bear-off with a free home lets home checkers move only before the last outside
     # checker arrives (then a lower move must come first).
-    ordered = len(set(numbers)) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
-    root = (me, occupied(me), them, max(head_start, 0), EVERY_POINT)
+    ordered = len(orders) == 1 and not m.block_within and not (m.exact_only and not m.home_frozen)
+    root = (me, occupied(me), them, head_start if head_start > 0 else 0, EVERY_POINT)
     partial: list[tuple[tuple[int, ...], list[Move]]] = []  # per order and number but the last: numbers left, nodes
     full: dict[Position, None] = {}  # the ends of the plays that use every number, in the order found
     for order, lefts in orders:
@@ -230,7 +247,7 @@ def legal_positions(
             if k and not ordered:
                 frontier = list({move[:4]: move for move in frontier}.values())
             partial.append((left, frontier))
-        full.update(dict.fromkeys(moves.step(frontier, order[-1], ordered, last=True)))
+        moves.step(frontier, order[-1], ordered, full)
     if full and not m.block_after:
         return list(full), numbers  # a play that uses every number is never bettered (keep_maximal)
     used = candidates((me, them), numbers, partial)

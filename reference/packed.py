@@ -24,7 +24,10 @@ HOME = 0b1111110  # points 1-6
 OUTSIDE = ((1 << 26) - 1) & ~HOME & ~1  # points 7-24 and the bar
 FIRST_QUARTER = 0b111111 << 19  # points 19-24
 POINTS = struct.Struct("<x24Bx").unpack  # the 24 point counts of a packed side's bytes
-PAIRS = tuple(tuple((a, b) for b in range(CHECKERS + 1)) for a in range(CHECKERS + 1))  # a layout's bar or off
+# A layout's bar or off pair (white's count, black's), looked up [opponent's count][mover's count]: the mover's
+# count second when the mover is black, first when white
+THEIRS_FIRST = tuple(tuple((theirs, mine) for mine in range(CHECKERS + 1)) for theirs in range(CHECKERS + 1))
+MINE_FIRST = tuple(tuple((mine, theirs) for mine in range(CHECKERS + 1)) for theirs in range(CHECKERS + 1))
 EVERY_POINT = ((1 << 25) - 1) & ~1  # points 1-24
 POINT_SLOTS = sum(SLOT[p] for p in range(1, 25))  # a flag at each point's slot
 
@@ -80,24 +83,24 @@ class Geometry:
 
     def to_layouts(self, side: Side, positions: list[tuple[int, int]]) -> list[Layout]:
         """Back from the mover's packed views to layouts (the opponent's part read once per distinct `them`)."""
-        opponent: dict[int, tuple[tuple[int, ...], int, int]] = {}
-        make, game, white = tuple.__new__, self.game, side == "white"  # a Layout from its fields, without a Python call
+        white = side == "white"
+        pairs = MINE_FIRST if white else THEIRS_FIRST
+        opponent: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
+        make, game = tuple.__new__, self.game  # a Layout from its fields, without a Python call
         layouts: list[Layout] = []
-        append, last, their_points, their_bar, their_off = layouts.append, None, (), 0, 0
+        append, last = layouts.append, None
         for me, them in positions:
-            if them != last:  # most results share the opponent's side with the one before
+            if them is not last:  # most results share the opponent's side (the same int) with the one before
                 last, theirs = them, opponent.get(them)
                 if theirs is None:
                     seen = them.to_bytes(26, "little")
-                    theirs = opponent[them] = (self.renumbered(seen[1:BAR]), seen[BAR], seen[OFF])
-                their_points, their_bar, their_off = theirs
+                    theirs = opponent[them] = (self.renumbered(seen[1:BAR]), pairs[seen[BAR]], pairs[seen[OFF]])
+                their_points, bars, offs = theirs
             counts = me.to_bytes(26, "little")
             if white:
-                bar, off = PAIRS[counts[BAR]][their_bar], PAIRS[counts[OFF]][their_off]
-                append(make(Layout, (game, POINTS(counts), their_points, bar, off)))
+                append(make(Layout, (game, POINTS(counts), their_points, bars[counts[BAR]], offs[counts[OFF]])))
             else:
-                bar, off = PAIRS[their_bar][counts[BAR]], PAIRS[their_off][counts[OFF]]
-                append(make(Layout, (game, their_points, POINTS(counts), bar, off)))
+                append(make(Layout, (game, their_points, POINTS(counts), bars[counts[BAR]], offs[counts[OFF]])))
         return layouts
 
 
