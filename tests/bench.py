@@ -9,7 +9,8 @@ Every figure is measured side by side in one run, and the bars of issue 12 are r
 2. Backgammon legal plays through a JSON-lines driver of each engine (tests/bench_engine.py: the
    reference, the gnubg-nn and bgsage adapters, each when installed: the optional extra `crosscheck`)
    on the same N random positions and rolls, and the reference engine as of commit BASELINE; once with
-   the drivers taking each request in turn (cold caches), once taking blocks of requests (warm caches).
+   the drivers taking each request in turn (cold caches), once taking blocks of requests (warm caches); on
+   Linux the drivers share one processor and the timer has another, so that all run alike.
 3. The same positions in process: the reference's `legal_plays` beside gnubg-nn's `moves` and
    bgsage's `possible_moves`, each on its own native board format converted before the clock starts.
 4. Narde plays per second on random Narde positions (both rulesets), now and at BASELINE.
@@ -30,6 +31,7 @@ import cProfile
 import importlib.util
 import io
 import json
+import os
 import pstats
 import resource
 import shutil
@@ -217,8 +219,15 @@ def driven(commands: list[list[str]], requests: list[str], repeat: int, block: i
     request; start-up excluded) and the number of positions answered in a pass.  The drivers take the requests
     `block` at a time in turn, the first of them changing from block to block, so that the machine's load
     falls alike on all: with `block` 1 each runs with the caches the others left (cold), with a larger block
-    as a run against one engine has them (warm)."""
-    procs = [subprocess.Popen(c, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1) for c in commands]
+    as a run against one engine has them (warm).  Where the system lets a process choose its processors (Linux)
+    and there are two or more, the drivers all run on one and this timer on another (pinned)."""
+    pinned = pin_processors()
+    procs = [
+        subprocess.Popen(
+            c, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, preexec_fn=pinned and pinned[1]
+        )
+        for c in commands
+    ]
     pipes = [(p.stdin, p.stdout) for p in procs]
     for ask, answer in pipes:
         ask.write(requests[0])
@@ -239,7 +248,24 @@ def driven(commands: list[list[str]], requests: list[str], repeat: int, block: i
         best = [min(b, t) for b, t in zip(best, spent)]
     for proc in procs:
         proc.communicate("\n")
+    if pinned:
+        os.sched_setaffinity(0, pinned[0])
     return list(zip(best, positions))
+
+
+def pin_processors() -> tuple[set[int], Callable[[], None]] | None:
+    """Pin this process to one processor and return the set it had and a `preexec_fn` that pins a child to another
+    (None where processors cannot be chosen or there is only one).  Left to the scheduler, where each driver runs
+    (beside the timer, or on a processor of its own) moved the drivers' ratios by about 5% from run to run;
+    pinned, every driver runs under the same conditions, and repeated runs agree within about 1%."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = os.sched_getaffinity(0)
+    if len(allowed) < 2:
+        return None
+    timer, drivers = sorted(allowed)[:2]
+    os.sched_setaffinity(0, {timer})
+    return allowed, lambda: os.sched_setaffinity(0, {drivers})
 
 
 DRIVER_BLOCK = 250  # requests a driver answers in a row in the warm-cache measurement
@@ -250,7 +276,8 @@ def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
     samples = cc.samples(seed, n, cc.bg_rules())
     requests = [line + "\n" for line in state_lines("backgammon", [State(s.layout, s.side, s.dice) for s in samples])]
     print(f"\n2. Backgammon legal plays through a JSON-lines driver of each engine: {n} random positions + rolls")
-    print(f"   (seed {seed}), wire positions in and out, start-up excluded; best of {repeat}")
+    where = "; the drivers on one processor, the timer on another" if hasattr(os, "sched_setaffinity") else ""
+    print(f"   (seed {seed}), wire positions in and out, start-up excluded; best of {repeat}{where}")
     engines = [("reference", child(None, "drive", "reference"))]
     if base:
         engines.append((f"reference at {BASELINE}", child(base, "drive", "reference")))
