@@ -215,12 +215,13 @@ def state_lines(ruleset: str, states: Sequence[State]) -> list[str]:
 
 
 def driven(commands: list[list[str]], requests: list[str], repeat: int, block: int) -> list[tuple[float, int]]:
-    """For each JSON-lines driver, the best time of `repeat` passes of the requests (one answer awaited per
-    request; start-up excluded) and the number of positions answered in a pass.  The drivers take the requests
-    `block` at a time in turn, the first of them changing from block to block, so that the machine's load
-    falls alike on all: with `block` 1 each runs with the caches the others left (cold), with a larger block
-    as a run against one engine has them (warm).  Where the system lets a process choose its processors (Linux)
-    and there are two or more, the drivers all run on one and this timer on another (pinned)."""
+    """For each JSON-lines driver, the time it takes for the requests (one answer awaited per request; start-up
+    excluded), each block's best of `repeat` passes summed, and the number of positions answered in a pass.
+    The drivers take the requests `block` at a time in turn, the first of them changing from block to block, so
+    that the machine's load falls alike on all: with `block` 1 each runs with the caches the others left (cold),
+    with a larger block as a run against one engine has them (warm).  A block's best time drops what a passing
+    load (another process, the host of a virtual machine) adds to it.  Where the system lets a process choose
+    its processors (Linux) and there are two or more, the drivers all run on one and this timer on another."""
     pinned = pin_processors()
     procs = [
         subprocess.Popen(
@@ -233,31 +234,31 @@ def driven(commands: list[list[str]], requests: list[str], repeat: int, block: i
         ask.write(requests[0])
         answer.readline()  # the engine is loaded and warm
     blocks = [requests[i : i + block] for i in range(0, len(requests), block)]
-    best, positions = [float("inf")] * len(procs), [0] * len(procs)
+    best = [[float("inf")] * len(blocks) for _ in procs]  # driver -> block -> its best time
     for _ in range(repeat):
-        spent, positions = [0.0] * len(procs), [0] * len(procs)
+        positions = [0] * len(procs)
         for k, lines in enumerate(blocks):
             for i in (*range(k % len(pipes), len(pipes)), *range(k % len(pipes))):  # each driver first in turn
                 ask, answer = pipes[i]
+                replies = []
+                start = time.perf_counter()
                 for line in lines:
-                    start = time.perf_counter()
                     ask.write(line)
-                    reply = answer.readline()
-                    spent[i] += time.perf_counter() - start
-                    positions[i] += len(json.loads(reply))
-        best = [min(b, t) for b, t in zip(best, spent)]
+                    replies.append(answer.readline())
+                best[i][k] = min(best[i][k], time.perf_counter() - start)
+                positions[i] += sum(len(json.loads(reply)) for reply in replies)
     for proc in procs:
         proc.communicate("\n")
     if pinned:
         os.sched_setaffinity(0, pinned[0])
-    return list(zip(best, positions))
+    return list(zip(map(sum, best), positions))
 
 
 def pin_processors() -> tuple[set[int], Callable[[], None]] | None:
     """Pin this process to one processor and return the set it had and a `preexec_fn` that pins a child to another
     (None where processors cannot be chosen or there is only one).  Left to the scheduler, where each driver runs
     (beside the timer, or on a processor of its own) moved the drivers' ratios by about 5% from run to run;
-    pinned, every driver runs under the same conditions, and repeated runs agree within about 1%."""
+    pinned, every driver runs under the same conditions."""
     if not hasattr(os, "sched_setaffinity"):
         return None
     allowed = os.sched_getaffinity(0)
@@ -277,7 +278,9 @@ def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
     requests = [line + "\n" for line in state_lines("backgammon", [State(s.layout, s.side, s.dice) for s in samples])]
     print(f"\n2. Backgammon legal plays through a JSON-lines driver of each engine: {n} random positions + rolls")
     where = "; the drivers on one processor, the timer on another" if hasattr(os, "sched_setaffinity") else ""
-    print(f"   (seed {seed}), wire positions in and out, start-up excluded; best of {repeat}{where}")
+    print(
+        f"   (seed {seed}), wire positions in and out, start-up excluded; each block's best of {repeat} passes{where}"
+    )
     engines = [("reference", child(None, "drive", "reference"))]
     if base:
         engines.append((f"reference at {BASELINE}", child(base, "drive", "reference")))
