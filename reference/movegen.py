@@ -193,14 +193,15 @@ class SingleMoves:
                     points |= bear_offs[mine & HOME_OR_OFF] & free
                 if not head_left:
                     points &= ~heads
-                if points < 512:  # all within points 1-8 (bearing off)
+                if points < 512:  # all within points 1-8 (as when bearing off)
                     if not points:
                         continue
                     sources = FALLING_LOW[points]
                 else:
                     sources = FALLING_HIGH[points >> 18] + FALLING_MID[points >> 9 & 511] + FALLING_LOW[points & 511]
             if positions_only:
-                if points & blots << die:  # some move hits (a move from p lands on p - die)
+                # Some move hits: a move from the bar lands on bar_target, one from point p on p - die (or off)
+                if blots >> bar_target & 1 if points == FROM_BAR else points & blots << die:
                     for source in sources:
                         target = targets[source]
                         ends[me + steps[source], self.hit(them, target) if blots >> target & 1 else them] = None  # type: ignore[index]
