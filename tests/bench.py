@@ -223,10 +223,18 @@ def driven(commands: list[list[str]], requests: list[str], repeat: int, block: i
     load (another process, the host of a virtual machine) adds to it.  Where the system lets a process choose
     its processors (Linux) and there are two or more, the drivers all run on one and this timer on another."""
     pinned = pin_processors()
+    try:
+        return _driven(commands, requests, repeat, block, pinned and pinned[1])
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, pinned[0])
+
+
+def _driven(
+    commands: list[list[str]], requests: list[str], repeat: int, block: int, pin: Callable[[], None] | None
+) -> list[tuple[float, int]]:
     procs = [
-        subprocess.Popen(
-            c, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, preexec_fn=pinned and pinned[1]
-        )
+        subprocess.Popen(c, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, preexec_fn=pin)
         for c in commands
     ]
     pipes = [(p.stdin, p.stdout) for p in procs]
@@ -249,8 +257,6 @@ def driven(commands: list[list[str]], requests: list[str], repeat: int, block: i
                 positions[i] += sum(len(json.loads(reply)) for reply in replies)
     for proc in procs:
         proc.communicate("\n")
-    if pinned:
-        os.sched_setaffinity(0, pinned[0])
     return list(zip(map(sum, best), positions))
 
 
@@ -259,14 +265,16 @@ def pin_processors() -> tuple[set[int], Callable[[], None]] | None:
     (None where processors cannot be chosen or there is only one).  Left to the scheduler, where each driver runs
     (beside the timer, or on a processor of its own) moved the drivers' ratios by about 5% from run to run;
     pinned, every driver runs under the same conditions."""
-    if not hasattr(os, "sched_setaffinity"):
+    if not can_pin():
         return None
     allowed = os.sched_getaffinity(0)
-    if len(allowed) < 2:
-        return None
     timer, drivers = sorted(allowed)[:2]
     os.sched_setaffinity(0, {timer})
     return allowed, lambda: os.sched_setaffinity(0, {drivers})
+
+
+def can_pin() -> bool:
+    return hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2
 
 
 DRIVER_BLOCK = 250  # requests a driver answers in a row in the warm-cache measurement
@@ -277,7 +285,7 @@ def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
     samples = cc.samples(seed, n, cc.bg_rules())
     requests = [line + "\n" for line in state_lines("backgammon", [State(s.layout, s.side, s.dice) for s in samples])]
     print(f"\n2. Backgammon legal plays through a JSON-lines driver of each engine: {n} random positions + rolls")
-    where = "; the drivers on one processor, the timer on another" if hasattr(os, "sched_setaffinity") else ""
+    where = "; the drivers on one processor, the timer on another" if can_pin() else ""
     print(
         f"   (seed {seed}), wire positions in and out, start-up excluded; each block's best of {repeat} passes{where}"
     )
