@@ -184,7 +184,7 @@ class SingleMoves:
             if mine >= FROM_BAR and bar_first[me >> BAR_SHIFT]:  # only a checker on the bar asks
                 if not landable >> bar_target & 1:
                     continue
-                points, sources = FROM_BAR, (BAR,)
+                sources: tuple[int, ...] = (BAR,)
             else:
                 free = mine & (below if ordered else EVERY_POINT)
                 home = 0 if mine & outside else 1  # all_home (an int: it indexes `frozen`)
@@ -200,14 +200,9 @@ class SingleMoves:
                 else:
                     sources = FALLING_HIGH[points >> 18] + FALLING_MID[points >> 9 & 511] + FALLING_LOW[points & 511]
             if positions_only:
-                # Some move hits: a move from the bar lands on bar_target, one from point p on p - die (or off)
-                if blots >> bar_target & 1 if points == FROM_BAR else points & blots << die:
-                    for source in sources:
-                        target = targets[source]
-                        ends[me + steps[source], self.hit(them, target) if blots >> target & 1 else them] = None  # type: ignore[index]
-                else:
-                    for source in sources:
-                        ends[me + steps[source], them] = None  # type: ignore[index]
+                for source in sources:
+                    target = targets[source]
+                    ends[me + steps[source], self.hit(them, target) if blots >> target & 1 else them] = None  # type: ignore[index]
                 continue
             for source in sources:
                 target = targets[source]
