@@ -32,6 +32,7 @@ class Game:
     start: dict[int, int]  # each side's checkers at the start, by its own point
     head: int | None = None  # the point every checker starts on, that the head rule watches (None: no head)
     position_ids: bool = False  # XGID and GNU Position IDs describe its positions
+    transcripts: bool = False  # match transcripts (.mat, SGF: transcripts.py) record its games
     mirror: tuple[int, ...] = field(init=False, repr=False)  # mirror[p]: the other side's number of my point p
 
     def __post_init__(self) -> None:
@@ -50,7 +51,14 @@ class Game:
 GAME_DATA: dict[str, Game] = {
     game.name: game
     for game in (
-        Game("backgammon", "Backgammon", towards=True, start={24: 2, 13: 5, 8: 3, 6: 5}, position_ids=True),
+        Game(
+            "backgammon",
+            "Backgammon",
+            towards=True,
+            start={24: 2, 13: 5, 8: 3, 6: 5},
+            position_ids=True,
+            transcripts=True,
+        ),
         Game("narde", "Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
         Game("crazy-narde", "Crazy Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
     )

@@ -24,6 +24,7 @@ from typing import Any
 from . import __version__
 from .board import draw
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult, describe_exception
+from .games import GAME_DATA
 from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
@@ -93,7 +94,7 @@ class _Game:
     game: Game
     match: Match
     out: Replayed
-    layout: Layout = field(default_factory=lambda: start_layout("backgammon"))
+    layout: Layout
     cube: Cube = Cube()
     turn: Side | None = None  # the side to act next; None before the first roll
     rolls: int = 0
@@ -300,7 +301,9 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
     match = Match(transcript.length)
     winner: Side | None = None
     for game in transcript.games:
-        replay = _Game(engine, rules, transcript, game, match, out, capabilities=info.capabilities)
+        replay = _Game(
+            engine, rules, transcript, game, match, out, start_layout(rules.game), capabilities=info.capabilities
+        )
         if winner is not None:
             replay.error(None, f"recorded after {winner} won the match")
             break
@@ -357,11 +360,13 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
     (0 all good, 1 errors found, 2 bad input or usage)."""
     from .launch import handshake, start
 
-    chosen = [t for t in targets.values() if t.game == "backgammon"]
+    chosen = [t for t in targets.values() if GAME_DATA[t.game].transcripts]
     if not chosen:
+        recorded = " or ".join(g.name for g in GAME_DATA.values() if g.transcripts)
+        unrecorded = " and ".join(g.title for g in GAME_DATA.values() if not g.transcripts)
         say(
-            f"no backgammon ruleset or profile selected ({', '.join(targets)}): transcripts are backgammon matches;"
-            " Narde and Crazy Narde have no transcript format to replay"
+            f"no {recorded} ruleset or profile selected ({', '.join(targets)}): transcripts are {recorded} matches;"
+            f" {unrecorded} have no transcript format to replay"
         )
         return EXIT_USAGE
     transcripts, problems = [], 0
