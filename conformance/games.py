@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 CHECKERS = 15
 HOME = range(1, 7)  # a side's home board, in its own numbering, in every game
 FIRST_QUARTER = range(19, 25)  # the quarter a side starts in (the loser's checkers there make a coke)
+BACKGAMMON_START = {24: 2, 13: 5, 8: 3, 6: 5}  # a backgammon side's checkers at the start, by its own point
 HEAD = 24  # the point the head rule watches, in each side's own numbering (its 24-point)
 
 
@@ -51,14 +52,7 @@ class Game:
 GAME_DATA: dict[str, Game] = {
     game.name: game
     for game in (
-        Game(
-            "backgammon",
-            "Backgammon",
-            towards=True,
-            start={24: 2, 13: 5, 8: 3, 6: 5},
-            position_ids=True,
-            transcripts=True,
-        ),
+        Game("backgammon", "Backgammon", towards=True, start=BACKGAMMON_START, position_ids=True, transcripts=True),
         Game("narde", "Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
         Game("crazy-narde", "Crazy Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
     )
