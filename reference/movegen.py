@@ -307,15 +307,8 @@ def segment_numbers(state: State, rules: Rules) -> tuple[int, ...]:
     return state.segment.numbers if state.segment else r.numbers_to_play(state.dice, rules)
 
 
-def play_segment(state: State, rules: Rules) -> tuple[list[Layout], tuple[int, ...]]:
-    """Every distinct layout a legal play of the current segment leaves, and the numbers such a play uses."""
-    g = geometry(state.game)
-    positions, used = play_view(state, *g.to_view(state.layout, state.turn), rules, g)
-    return g.to_layouts(state.turn, positions), used
-
-
 def play_view(state: State, me: int, them: int, rules: Rules, g: Geometry) -> tuple[list[Position], tuple[int, ...]]:
-    """play_segment in the mover's packed view: `me`, `them` stand for the state's layout (which is not read)."""
+    """search in the mover's packed view: `me`, `them` stand for the state's layout (which is not read)."""
     passed = state.segment is not None and state.segment.passed
     head_start = r.head_allowance(state.dice, state.context, rules, passed) - state.context.head_moves
     return legal_positions(me, them, segment_numbers(state, rules), head_start, rules, g)
@@ -342,7 +335,7 @@ class Layouts(Sequence[Layout]):
 
 def legal_plays(layout: Layout, side: Side, dice: tuple[int, ...], context: TurnContext, rules: Rules) -> list[Layout]:
     """Every distinct layout a legal play of a fresh roll can leave; the unchanged layout when nothing can move."""
-    return play_segment(State(layout, side, dice, context), rules)[0]
+    return search(State(layout, side, dice, context), rules).results
 
 
 class SegmentPlays:
