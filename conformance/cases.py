@@ -162,9 +162,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
         raise DataError(path, where, f"case {raw['id']}: no side on roll: give 'turn'")
     dice = tuple(raw.get("roll", id_dice or ()))
     segment = _read(raw, "segment", Segment.from_wire, path)
-    cube = _read(
-        raw, "cube", lambda cube: Cube(cube or 1) if not isinstance(cube, dict) else Cube.from_wire(cube), path
-    )
+    cube = _read(raw, "cube", _cube, path)
     match = _read(raw, "match", Match.from_wire, path)
     if segment is not None and segment.player != turn:
         raise DataError(

@@ -40,10 +40,6 @@ class Game:
         other = [0] + [25 - p if self.towards else p - 12 if p > 12 else p + 12 for p in range(1, 25)]
         object.__setattr__(self, "mirror", tuple(other))
 
-    def mirrored(self, theirs: tuple[int, ...]) -> tuple[int, ...]:
-        """24 counts re-indexed from one side's numbering to the other's (by slicing; its own inverse)."""
-        return theirs[::-1] if self.towards else theirs[12:] + theirs[:12]
-
     def start_points(self) -> tuple[int, ...]:
         """A side's 24 point counts at the start (the same for both, each in its own numbering)."""
         return tuple(self.start.get(p, 0) for p in range(1, 25))

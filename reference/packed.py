@@ -29,7 +29,6 @@ POINTS = struct.Struct("<x24Bx").unpack  # the 24 point counts of a packed side'
 THEIRS_FIRST = tuple(tuple((theirs, mine) for mine in range(CHECKERS + 1)) for theirs in range(CHECKERS + 1))
 MINE_FIRST = tuple(tuple((mine, theirs) for mine in range(CHECKERS + 1)) for theirs in range(CHECKERS + 1))
 EVERY_POINT = ((1 << 25) - 1) & ~1  # points 1-24
-POINT_SLOTS = sum(SLOT[p] for p in range(1, 25))  # a flag at each point's slot
 
 
 _BINARY = bytes([ord("0")] + [ord("1")] * 255)  # a count -> its occupancy as a binary digit

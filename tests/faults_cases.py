@@ -83,7 +83,6 @@ def _conventions_example() -> str:
     return text.split("```yaml\n", 1)[1].split("```", 1)[0]
 
 
-NO_COLON = "{white: {13: 15}, black: {24: 15}}"
 RUN_MINI = ("run", "-q", "--cases", "{tmp}/mini.yaml")
 MINI = {"mini.yaml": MINI_SUITE}
 BROKEN = _g(("roll: [6, 5]", "roll: [6, 9]"))

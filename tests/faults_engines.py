@@ -37,7 +37,6 @@ NODE_CHATTY = _node_engine(
 NODE_LAZY = _node_engine(
     "js-lazy", "A JavaScript engine that knows no rules: every legal-plays answer is the unchanged position."
 )
-P = "{python} {engines}/bad_process.py"
 
 FAULTS: list[Fault] = [
     Fault(
