@@ -25,7 +25,7 @@ from .engine import (
     describe_exception,
 )
 from .messages import FIELDS, QUERIES
-from .state import Layout, StateError
+from .state import Layout, State, StateError
 from .validation import Compiled, schema
 
 try:  # JSON read and written in Rust, where a wheel of it is installed (pyproject: as jsonschema-rs)
@@ -131,7 +131,10 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     rid = request["id"]
     try:
         query = QUERIES[request["type"]]
-        args = [FIELDS[name].read(request.get(name)) for name in query.params]
+        read = {name: FIELDS[name].read(request.get(name)) for name in query.params if name != "state"}
+        if "state" in query.params:  # a bar where the game's rulesets or the request has hitting=blots
+            read["state"] = State.from_wire(request["state"], read["rules"].switch.hitting or None)
+        args = [read[name] for name in query.params]
         return {"type": query.reply_type, "id": rid, **query.reply(_call(engine, query.method, *args))}
     except Skip as exc:
         return {"type": "skip", "id": rid, "reason": str(exc)}

@@ -117,11 +117,11 @@ class Verdict:
     extra: list[str] = field(default_factory=list)
 
 
-def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str, Layout]]:
+def judge_plays(step: Step, answer: Iterable[Layout], hitting: bool | None = None) -> tuple[Verdict, dict[str, Layout]]:
     """Compare an engine's set of resulting layouts with the step's expectation.
 
-    A layout is judged possible as the game's rulesets have it (state.Layout.validate), under any flip of a
-    switch too: a position that cannot arise in the game is a wrong answer whatever the engine was asked."""
+    A layout is judged possible as the game's rulesets have it (state.Layout.validate), or with a bar where
+    `hitting` is True (a flip to hitting=blots): a position that cannot arise is a wrong answer."""
     before, game, turn = step.state.layout, step.state.game, step.state.turn
     actual: dict[str, Layout] = {}
     rejected: list[str] = []
@@ -129,7 +129,7 @@ def judge_plays(step: Step, answer: Iterable[Layout]) -> tuple[Verdict, dict[str
         if not isinstance(layout, Layout) or layout.game != game:
             raise StateError(f"engine answered {layout!r}, not a {game} layout")
         try:
-            layout.validate()
+            layout.validate(hitting)
         except StateError as exc:  # a position no legal play can leave: a wrong play, listed as extra
             rejected.append(f"{_shown(before, layout, turn)} (impossible position: {exc})")
             continue
@@ -270,7 +270,7 @@ def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
 
 def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) -> Verdict:
     if step.kind == "plays":
-        verdict = judge_plays(step, engine.legal_plays(step.state, rules))[0]
+        verdict = judge_plays(step, engine.legal_plays(step.state, rules), rules.switch.hitting or None)[0]
         if verdict.passed and step.check_next and ask_next:
             verdict = judge_next(step, engine.next_segment(step.state, rules))
         return verdict

@@ -108,3 +108,26 @@ def test_rerun_line_of_a_profile_names_its_switches(capsys):
     out = capsys.readouterr().out
     assert "rerun: gammonspec run --engine fake_engines:DropOne --case nd-move-" in out
     assert "--ruleset narde-guide --switch cube=doubling" in out
+
+
+def test_a_hitting_flip_of_narde_is_judged_and_served_under_its_own_switch():
+    """Under narde-guide with hitting=blots a checker may stand on the bar: serve reads such a request and
+    the runner takes the hits as possible positions, not as impossible ones (as the game's rulesets would)."""
+    from gammonspec.conformance.protocol import answer
+    from gammonspec.conformance.runner import judge_step
+    from gammonspec.conformance.state import Layout, State
+    from gammonspec.reference import ReferenceEngine
+
+    rs = rulesets()["narde-guide"]
+    rules = rs.rules()
+    rules = type(rules)(rules.ruleset, rules.game, {**rules.switches, "hitting": "blots"}, rules.options)
+    white, black = [0] * 24, [0] * 24
+    white[23], white[5], black[23], black[0] = 13, 2, 14, 0
+    state = State(Layout("narde", tuple(white), tuple(black), (0, 1)), "black", (3, 1))
+    request = {"type": "legal-plays", "id": "1", "state": state.to_wire(), "rules": rules.to_wire()}
+    reply = answer(ReferenceEngine(), request)
+    assert reply["type"] == "plays", reply
+    pairs = [p for p in plan(suite(), {"narde-guide": rs}, Filters()) if p[0].steps[0].kind == "plays"]
+    step = replace(pairs[0][0].steps[0], state=state, expect={"count": len(reply["positions"])}, expected={})
+    verdict = judge_step(ReferenceEngine(), step, rules)
+    assert verdict.passed, verdict.message
