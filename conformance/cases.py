@@ -82,19 +82,32 @@ def _checkers(spec: dict[str, int]) -> tuple[tuple[int, ...], int, int | None]:
     return tuple(points), spec.get("bar", 0), spec.get("off")
 
 
-def _layout(game: str, raw: dict[str, Any], path: Path) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
-    """The case's position, from point lists, 'start', an XGID or a GNU Position ID."""
-    if "xgid" in raw:
-        return position_ids.decode_xgid(raw["xgid"])
-    if "gnubgid" in raw:
+def _layout(
+    game: str, raw: LineDict, path: Path, hitting: bool | None
+) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
+    """The case's position, validated under `hitting`: from point lists, 'start', an XGID or a GNU Position ID."""
+    id_field = next((field for field in ("xgid", "gnubgid") if field in raw), None)
+    if id_field and game not in position_ids.GAMES_WITH_IDS:
+        raise DataError(
+            path,
+            locate(raw, id_field),
+            f"case {raw['id']}: an {id_field} describes a position of "
+            f"{' or '.join(position_ids.GAMES_WITH_IDS)}, not of {game}",
+        )
+    if id_field == "xgid":
+        return position_ids.decode_xgid(raw["xgid"], hitting)
+    if id_field == "gnubgid":
         if "turn" not in raw:
             raise DataError(path, raw.line, "a gnubgid position needs 'turn' (the ID is from the side on roll's view)")
-        return position_ids.decode_gnubg(raw["gnubgid"], raw["turn"]), None, None
+        return position_ids.decode_gnubg(raw["gnubgid"], raw["turn"], hitting), None, None
     if raw["position"] == "start":
-        return start_layout(game), None, None
-    sides = {s: _checkers(raw["position"][s]) for s in SIDES}
-    off = tuple(CHECKERS - sum(sides[s][0]) - sides[s][1] if sides[s][2] is None else sides[s][2] for s in SIDES)
-    return Layout(game, sides["white"][0], sides["black"][0], (sides["white"][1], sides["black"][1]), off), None, None
+        layout = start_layout(game)
+    else:
+        sides = {s: _checkers(raw["position"][s]) for s in SIDES}
+        off = tuple(CHECKERS - sum(sides[s][0]) - sides[s][1] if sides[s][2] is None else sides[s][2] for s in SIDES)
+        layout = Layout(game, sides["white"][0], sides["black"][0], (sides["white"][1], sides["black"][1]), off)
+    layout.validate(hitting)
+    return layout, None, None
 
 
 MIDGAME_ROLLS = 10  # rolls_in_game assumed for a position other than the start, unless the case says
@@ -147,8 +160,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     check_options(raw.get("options", {}), path, raw.get("options", raw), f"case {raw['id']}")
     hitting = _pinned_hitting(requires)
     try:
-        layout, id_turn, id_dice = _layout(game, raw, path)
-        layout.validate(hitting)
+        layout, id_turn, id_dice = _layout(game, raw, path, hitting)
         _check_no_forbidden_block(layout, requires, raw.get("options", {}))
     except DataError:
         raise

@@ -37,14 +37,17 @@ _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 XGID_PREFIX = "XGID="
 _XGID_TURN: dict[str, Side] = {"1": "white", "-1": "black"}
 _XGID_PENDING_CUBE = ("D", "B", "R")  # double, beaver, raccoon: no dice on the board
+GAMES_WITH_IDS = tuple(name for name, game in GAME_DATA.items() if game.position_ids)
+_GAME = GAMES_WITH_IDS[0]  # the game whose positions the two formats describe
 
 
 def _slots(layout: Layout, side: Side) -> list[int]:
     return [*layout.points(side), layout.on_bar(side)]
 
 
-def _layout(slots: dict[Side, list[int]], source: str) -> Layout:
-    """The backgammon layout of per-side [points 1-24, bar] counts; the rest of each side is off."""
+def _layout(slots: dict[Side, list[int]], source: str, hitting: bool | None) -> Layout:
+    """The layout of per-side [points 1-24, bar] counts; the rest of each side is off.  Validated under
+    `hitting` (None: as the game's rulesets have it)."""
     off = []
     for side in SIDES:
         on_board = sum(slots[side])
@@ -52,19 +55,19 @@ def _layout(slots: dict[Side, list[int]], source: str) -> Layout:
             raise StateError(f"{source}: {side} has {on_board} checkers on the board and bar, more than {CHECKERS}")
         off.append(CHECKERS - on_board)
     layout = Layout(
-        "backgammon",
+        _GAME,
         tuple(slots["white"][:24]),
         tuple(slots["black"][:24]),
         bar=(slots["white"][24], slots["black"][24]),
         off=(off[0], off[1]),
     )
-    layout.validate()
+    layout.validate(hitting)
     return layout
 
 
-def _check_backgammon(layout: Layout) -> None:
-    if layout.game not in GAME_DATA or not GAME_DATA[layout.game].position_ids:
-        raise StateError(f"position IDs describe backgammon positions, not {layout.game}")
+def _check_described(layout: Layout) -> None:
+    if layout.game not in GAMES_WITH_IDS:
+        raise StateError(f"position IDs describe {' and '.join(GAMES_WITH_IDS)} positions, not {layout.game}")
     layout.validate()
 
 
@@ -73,8 +76,8 @@ def _check_side(turn: object) -> None:
         raise StateError(f"turn must be white or black, not {turn!r}")
 
 
-def decode_gnubg(pid: str, turn: Side) -> Layout:
-    """The layout a GNU Backgammon Position ID describes when `turn` is on roll."""
+def decode_gnubg(pid: str, turn: Side, hitting: bool | None = None) -> Layout:
+    """The layout a GNU Backgammon Position ID describes when `turn` is on roll (validated under `hitting`)."""
     _check_side(turn)
     if not isinstance(pid, str) or len(pid) != GNUBG_ID_LENGTH:
         raise StateError(f"GNU Position ID {pid!r} must be {GNUBG_ID_LENGTH} characters long")
@@ -101,13 +104,13 @@ def decode_gnubg(pid: str, turn: Side) -> Layout:
         slots[side] = counts
     if key >> bit:
         raise StateError(f"GNU Position ID {pid!r} has checkers beyond both sides' 25 points")
-    return _layout(slots, f"GNU Position ID {pid!r}")
+    return _layout(slots, f"GNU Position ID {pid!r}", hitting)
 
 
 def encode_gnubg(layout: Layout, turn: Side) -> str:
     """The GNU Backgammon Position ID of `layout` with `turn` on roll."""
     _check_side(turn)
-    _check_backgammon(layout)
+    _check_described(layout)
     key, bit = 0, 0
     for side in (other(turn), turn):
         for n in _slots(layout, side):
@@ -125,7 +128,7 @@ def _check_xgid_int(value: str, name: str, xgid: str, allowed: range) -> None:
         raise StateError(f"XGID {xgid!r}: {name} {n} is out of range ({allowed.start}..{allowed.stop - 1})")
 
 
-def decode_xgid(xgid: str) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
+def decode_xgid(xgid: str, hitting: bool | None = None) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
     """The layout, side on roll (None for turn 0) and dice (None unless rolled) of an XGID."""
     if not isinstance(xgid, str):
         raise StateError(f"XGID must be a string, not {type(xgid).__name__}")
@@ -145,14 +148,14 @@ def decode_xgid(xgid: str) -> tuple[Layout, Side | None, tuple[int, ...] | None]
         if "A" <= ch <= "O" and i > 0:
             slots["white"][24 if i == 25 else i - 1] = ord(ch) - ord("A") + 1
         elif "a" <= ch <= "o" and i < 25:
-            slots["black"][24 if i == 0 else mirror("backgammon", i) - 1] = ord(ch) - ord("a") + 1
+            slots["black"][24 if i == 0 else mirror(_GAME, i) - 1] = ord(ch) - ord("a") + 1
         else:
             where = "black's bar" if i == 0 else "white's bar" if i == 25 else f"point {i}"
             raise StateError(
                 f"XGID {xgid!r}: bad character {ch!r} at {where}"
                 " (expected '-', 'A'-'O' for white or 'a'-'o' for black; a bar holds only its own side)"
             )
-    layout = _layout(slots, f"XGID {xgid!r}")
+    layout = _layout(slots, f"XGID {xgid!r}", hitting)
 
     _check_xgid_int(cube, "cube exponent", xgid, range(0, 16))
     _check_xgid_int(owner, "cube owner", xgid, range(-1, 2))
@@ -188,7 +191,7 @@ def encode_xgid(
     With `cube` and `match`: the cube's exponent and owner, the score (white's first), 1 in the rules field for
     the Crawford game, and the match length."""
     _check_side(turn)
-    _check_backgammon(layout)
+    _check_described(layout)
     if dice is not None and (len(dice) != 2 or any(d not in range(1, 7) for d in dice)):
         raise StateError(f"dice must be two numbers 1-6, got {list(dice)}")
 
@@ -197,7 +200,7 @@ def encode_xgid(
 
     chars = [count(layout.on_bar("black"), "a")]
     for p in range(1, 25):
-        white, black = layout.white[p - 1], layout.black[mirror("backgammon", p) - 1]
+        white, black = layout.white[p - 1], layout.black[mirror(layout.game, p) - 1]
         chars.append(count(white, "A") if white else count(black, "a"))
     chars.append(count(layout.on_bar("white"), "A"))
     turn_field = "1" if turn == "white" else "-1"

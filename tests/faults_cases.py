@@ -681,6 +681,16 @@ FAULTS: list[Fault] = [
     ),
     _check(
         "unclear-message",
+        "xgid-in-a-narde-file",
+        _g(
+            ("game: backgammon", "game: narde"),
+            ("position: start", "xgid: XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"),
+        ),
+        6,
+        "case one: an xgid describes a position of backgammon, not of narde",
+    ),
+    _check(
+        "unclear-message",
         "unknown-switch",
         _g(("    turn: white\n", "    turn: white\n    requires: {no-such-switch: on}\n")),
         8,
