@@ -24,10 +24,9 @@ from gammonspec.reference import ReferenceEngine
 
 from . import generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
-from .games import GAME_DATA
 from .rulesets import Rules, registry
 from .runner import Target
-from .state import Layout, Segment, Side, State, StateError, other, standing_six_block
+from .state import Layout, Segment, Side, State, StateError, head_moves, other, standing_six_block
 
 ASPECTS = ("plays", "next", "result")
 ORACLE = ReferenceEngine()  # one instance: it answers the legal plays and next segment of a state from one search
@@ -118,8 +117,7 @@ def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longe
         tags.add("enters")
     if after.on_bar(other(side)) > before.on_bar(other(side)):
         tags.add("hits")
-    head = GAME_DATA[before.game].head
-    if head and rules["head-rule"] != "none" and before.points(side)[head - 1] - after.points(side)[head - 1] > 1:
+    if rules.switch.head_rule and head_moves(before, after, side) > 1:
         tags.add("leaves the head twice")
     if standing_six_block(after) and not standing_six_block(before):
         tags.add("builds a six-block")

@@ -31,7 +31,7 @@ class Game:
     title: str
     towards: bool  # the sides move towards each other; else both the same way round
     start: dict[int, int]  # each side's checkers at the start, by its own point
-    head: int | None = None  # the point every checker starts on, that the head rule watches (None: no head)
+    head: int | None = None  # the point every checker starts on, as drawn (None: none); the head rule watches HEAD
     position_ids: bool = False  # XGID and GNU Position IDs describe its positions
     transcripts: bool = False  # match transcripts (.mat, SGF: transcripts.py) record its games
     mirror: tuple[int, ...] = field(init=False, repr=False)  # mirror[p]: the other side's number of my point p

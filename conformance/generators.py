@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import ceil
 
-from .games import GAME_DATA
 from .rulesets import Rules
 from .state import (
     CHECKERS,
@@ -233,11 +232,10 @@ def side_checkers(rng: random.Random, game: str, style: str, free: list[int]) ->
     def only(points: range | list[int]) -> list[int]:
         return [p for p in points if p in free]
 
-    head_point = GAME_DATA[game].head or HEAD  # a game without a head: its 24-point, where it would be
-    if style == "head" and head_point in free:  # many on the head: the head rule bites
+    if style == "head" and HEAD in free:  # many on the head: the head rule bites
         head = rng.choice([CHECKERS, CHECKERS - 1, rng.randint(5, CHECKERS)])
         counts = spread(rng, CHECKERS - head, only(range(13, 24)) or only(range(1, 24)), 6)
-        counts[head_point] = head
+        counts[HEAD] = head
         return counts, 0
     if style == "home":  # all home: bearing off
         off = rng.choice([0, 0, rng.randint(1, 14), rng.randint(10, 14)])
@@ -302,12 +300,12 @@ def pips(layout: Layout, side: Side) -> int:
 
 def most_pips_per_roll(rules: Rules) -> int:
     """The most pips one roll can move: 6-6 four times, or a chain of doubles from 1-1 to 6-6."""
-    return 24 if rules["doubles"] == "four-moves" else 4 * sum(range(1, 7))
+    return 24 if rules.switch.doubles == "four-moves" else 4 * sum(range(1, 7))
 
 
-def head_allowance(dice: tuple[int, ...], context: TurnContext, rules: Rules) -> int:
+def most_head_moves(dice: tuple[int, ...], context: TurnContext, rules: Rules) -> int:
     """The most checkers a turn may take off the head (nd.head.one-per-turn, nd.head.first-turn): two at most."""
-    if rules["head-rule"] == "none":
+    if not rules.switch.head_rule:
         return CHECKERS
     return 2 if dice[:1] * 2 == dice or context.rolls_in_game == 0 else 1
 
@@ -317,10 +315,10 @@ def problem(state: State, rules: Rules) -> str:
     position shows."""
     layout = state.layout
     try:
-        layout.validate(hitting=rules["hitting"] == "blots")
+        layout.validate(hitting=rules.switch.hitting)
     except StateError as exc:
         return str(exc)
-    if rules["six-block"] != "allowed" and standing_six_block(layout):
+    if rules.switch.six_block != "allowed" and standing_six_block(layout):
         return standing_six_block(layout)
     ctx = state.context
     if ctx.first_turn and ctx.rolls_in_game > 1:
@@ -330,15 +328,15 @@ def problem(state: State, rules: Rules) -> str:
     start = start_layout(layout.game)
     if (
         ctx.first_turn
-        and rules["unplayable"] != "opponent-plays"
+        and rules.switch.unplayable != "opponent-plays"
         and pips(layout, state.turn) < pips(start, state.turn)
     ):
         return "on its first turn a side has not moved yet (and nobody else moves its checkers forward)"
     if ctx.rolls_in_game < least_rolls(layout, rules):
         return f"{ctx.rolls_in_game} rolls cannot have moved the checkers this far"
     if ctx.head_moves and ctx.head_moves > min(
-        head_allowance(state.dice, ctx, rules),
-        CHECKERS - layout.points(state.turn)[(GAME_DATA[layout.game].head or HEAD) - 1],
+        most_head_moves(state.dice, ctx, rules),
+        CHECKERS - layout.points(state.turn)[HEAD - 1],
     ):
         return f"{ctx.head_moves} checkers cannot have left the head earlier in this turn"
     if state.dice and len(state.dice) != 2:
@@ -411,7 +409,7 @@ def _styled(style: str) -> Maker:
 
 def _opening_dice(rng: random.Random, rules: Rules, rolls: int) -> Dice:
     """The first roll of a game: two different numbers when the winner plays the lead dice."""
-    if rolls == 0 and rules["opening"] == "play-lead-dice":
+    if rolls == 0 and rules.switch.opening == "play-lead-dice":
         a, b = rng.sample(range(1, 7), 2)
         return a, b
     return random_dice(rng, 0.4)
@@ -488,7 +486,7 @@ def _chain(rng: random.Random, rules: Rules) -> State | None:
     d = rng.randint(1, 5)
     e = rng.randint(d + 1, 6)
     rolls = state.context.rolls_in_game
-    if rules["doubles"] == "chain-after-three-rolls":
+    if rules.switch.doubles == "chain-after-three-rolls":
         rolls = max(rolls, 3)
     context = TurnContext(False, rolls, rng.randint(0, 1))
     return State(state.layout, state.turn, (d, d), context, segment=Segment(state.turn, (e,) * 4))
@@ -519,7 +517,7 @@ def _passed(rng: random.Random, rules: Rules) -> State | None:
 
 def _ended(rng: random.Random, rules: Rules) -> State | None:
     """A finished game: the winner has borne off all fifteen, the loser anywhere (for the game's result)."""
-    state = (_placed(position_contact) if rules["hitting"] == "blots" else _styled(rng.choice(STYLES)))(rng, rules)
+    state = (_placed(position_contact) if rules.switch.hitting else _styled(rng.choice(STYLES)))(rng, rules)
     if state is None:
         return None
     lay, winner = state.layout, rng.choice(SIDES)

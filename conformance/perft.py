@@ -25,7 +25,7 @@ from typing import Any
 from .engine import Engine
 from .notation import describe
 from .rulesets import Rules, rulesets
-from .state import CHECKERS, HEAD, SIDES, Layout, Segment, Side, State, TurnContext, other, start_layout
+from .state import CHECKERS, SIDES, Layout, Segment, Side, State, TurnContext, head_moves, other, start_layout
 from .validation import compiled
 
 Roll = tuple[int, int]
@@ -75,21 +75,16 @@ def rolls(node: Node, rules: Rules) -> tuple[Roll, ...]:
 
     bg.opening.roll, nd.opening.lead-dice (switch opening=play-lead-dice): the starter plays the two
     different numbers of the opening roll."""
-    opening = not node.played and node.rolls == 0 and rules["opening"] == "play-lead-dice"
+    opening = not node.played and node.rolls == 0 and rules.switch.opening == "play-lead-dice"
     return tuple(r for r in ROLLS if r[0] != r[1]) if opening else ROLLS
 
 
 def segmented(rules: Rules) -> bool:
     """Whether a turn can have several segments (a chain of doubles, numbers passed): then next-segment is asked."""
-    return rules["doubles"] != "four-moves" or rules["unplayable"] != "lost"
+    return rules.switch.doubles != "four-moves" or rules.switch.unplayable != "lost"
 
 
-def head_taken(before: Layout, after: Layout, side: Side) -> int:
-    """Checkers `side` took off its head (its 24-point) between two layouts."""
-    return before.points(side)[HEAD - 1] - after.points(side)[HEAD - 1]
-
-
-def turn_results(engine: Engine, node: Node, roll: Roll, rules: Rules) -> set[Layout]:
+def asked_turn_results(engine: Engine, node: Node, roll: Roll, rules: Rules) -> set[Layout]:
     """The distinct layouts the whole turn on `roll` can leave, asked segment by segment."""
     ask_next = segmented(rules)
     frontier: set[tuple[Layout, Segment | None, int]] = {(node.layout, None, 0)}
@@ -107,7 +102,7 @@ def turn_results(engine: Engine, node: Node, roll: Roll, rules: Rules) -> set[La
                 if after is None:
                     finals.add(result)
                 else:
-                    taken = 0 if passed else head_taken(layout, result, player)
+                    taken = 0 if passed else head_moves(layout, result, player)
                     following.add((result, after, head + taken))
         frontier = following
     return finals
@@ -159,7 +154,7 @@ class Perft:
         key = (node, roll)
         if key in self.turns:
             return self.turns[key]
-        found = turn_results(self.engine, node, roll, self.rules)
+        found = asked_turn_results(self.engine, node, roll, self.rules)
         if keep:
             self.turns[key] = found
         return found

@@ -304,7 +304,7 @@ def kept(
 
 def segment_numbers(state: State, rules: Rules) -> tuple[int, ...]:
     """The numbers to play now: the state's segment, or the roll (a double four times)."""
-    return state.segment.numbers if state.segment else r.numbers_to_play(state.dice, rules)
+    return state.segment.numbers if state.segment else r.numbers_to_play(state.dice)
 
 
 def play_view(state: State, me: int, them: int, rules: Rules, g: Geometry) -> tuple[list[Position], tuple[int, ...]]:

@@ -11,16 +11,16 @@ from functools import cache
 from itertools import compress
 from operator import itemgetter
 
-from gammonspec.conformance.games import CHECKERS
+from gammonspec.conformance.games import CHECKERS, HEAD
 from gammonspec.conformance.rulesets import Rules, Switches
-from gammonspec.conformance.state import HEAD, TurnContext
+from gammonspec.conformance.state import TurnContext
 
 from .packed import BAR, FIRST_QUARTER, HOME, OUTSIDE, Geometry, occupied
 
 Position = tuple[int, int]  # (me, them), packed
 
 
-def numbers_to_play(dice: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
+def numbers_to_play(dice: tuple[int, ...]) -> tuple[int, ...]:
     """A roll's numbers; a double is played four times.
 
     bg.move.dice-separate, bg.move.doubles; switch doubles=four-moves."""

@@ -407,7 +407,7 @@ def _lower_die_starts(original: Any) -> Any:
 # ---- the function mutants ------------------------------------------------------------------------
 
 RULE_MUTANTS: tuple[Mutant, ...] = (
-    mutant("double-two-moves", "bg.move.doubles", r, "numbers_to_play", lambda o: lambda dice, rules: tuple(dice)),
+    mutant("double-two-moves", "bg.move.doubles", r, "numbers_to_play", lambda o: lambda dice: tuple(dice)),
     mutant("blot-never-holds", "nd.point.no-hitting", r, "point_closed", lambda o: lambda n, m: n >= 2),
     mutant("blot-closes-point", "bg.move.closed-point", r, "point_closed", lambda o: lambda n, m: n >= 1),
     mutant("no-hitting", "bg.hit.blot", r, "hits_blot", const(False)),

@@ -36,7 +36,7 @@ def test_kills_counts_the_cases_a_mutant_fails():
     assert "bg-cube-double-take-then-redouble-drop" in owner.cases
     assert all(case.startswith("bg-") for case in owner.cases + doubles.cases)
     assert len(doubles.cases) >= mutation.MIN_KILLS
-    assert rules.numbers_to_play((3, 3), None) == (3, 3, 3, 3)  # undone
+    assert rules.numbers_to_play((3, 3)) == (3, 3, 3, 3)  # undone
 
 
 def test_matrix_flags_an_under_killed_mutant_and_main_exits_one(capsys):
