@@ -4,16 +4,18 @@
 * bgsage: 26 ints from the mover's view: index p (1..24) the mover's point p, positive for the mover's
   checkers, negative for the opponent's; index 25 the mover's bar, index 0 the opponent's bar (a count).
 
-Borne-off checkers are implicit in both.  In backgammon the mover's point p is the opponent's 25 - p.
+Borne-off checkers are implicit in both.  The mover's point p is the opponent's MIRROR[p] (25 - p).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.state import CHECKERS, Layout, Side, other
 
 GAME = "backgammon"
+MIRROR = GAME_DATA[GAME].mirror  # MIRROR[p]: the other side's number of my point p
 
 
 def layout_of(side: Side, mine: list[int], theirs_own: list[int], my_bar: int, their_bar: int) -> Layout:
@@ -39,7 +41,7 @@ def to_bgsage(layout: Layout, side: Side) -> list[int]:
     mine, theirs = layout.points(side), layout.points(opp)
     board = [0] * 26
     for p in range(1, 25):
-        board[p] = mine[p - 1] - theirs[25 - p - 1]  # one of the two is zero
+        board[p] = mine[p - 1] - theirs[MIRROR[p] - 1]  # one of the two is zero
     board[25] = layout.on_bar(side)
     board[0] = layout.on_bar(opp)
     return board
@@ -47,5 +49,5 @@ def to_bgsage(layout: Layout, side: Side) -> list[int]:
 
 def from_bgsage(board: list[int], side: Side) -> Layout:
     mine = [max(board[p], 0) for p in range(1, 25)]
-    theirs_own = [max(-board[25 - q], 0) for q in range(1, 25)]
+    theirs_own = [max(-board[MIRROR[q]], 0) for q in range(1, 25)]
     return layout_of(side, mine, theirs_own, board[25], board[0])

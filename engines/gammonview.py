@@ -13,7 +13,7 @@ from __future__ import annotations
 from gammonspec.conformance.state import Layout, Side, other
 
 from .base import BackgammonMoveGenerator
-from .boards import layout_of
+from .boards import MIRROR, layout_of
 
 BAR = 25
 
@@ -26,7 +26,7 @@ class Gammonview(BackgammonMoveGenerator):
     def plays(self, layout: Layout, side: Side, d1: int, d2: int) -> list[Layout]:
         opp_own = layout.points(other(side))
         mine = [0, *layout.points(side), layout.on_bar(side)]
-        opp = [0, *(opp_own[24 - p] for p in range(1, 25)), 0]  # the opponent in the mover's numbering
+        opp = [0, *(opp_own[MIRROR[p] - 1] for p in range(1, 25)), 0]  # the opponent in the mover's numbering
         found, _ = self.module.legal_plays(mine, opp, d1, d2)
         return [self._after(layout, side, mine, opp, play) for play in found]
 
@@ -40,5 +40,5 @@ class Gammonview(BackgammonMoveGenerator):
         hit = {end for _, end in play if end and opp[end] == 1}
         for point in hit:
             them[point] = 0
-        theirs_own = [them[25 - q] for q in range(1, 25)]
+        theirs_own = [them[MIRROR[q]] for q in range(1, 25)]
         return layout_of(side, me[1:25], theirs_own, me[BAR], layout.on_bar(other(side)) + len(hit))
