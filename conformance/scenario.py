@@ -73,8 +73,13 @@ class _Walk:
         context = TurnContext(player not in self.played, self.rolls, 0 if passed else self.head)
         checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path, self.hitting)
         if "play" in step:
-            made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)
-            played_to = made[step["play"]]
+            known = {**checked.expected["includes"], **checked.expected["plays"]}  # the plays expect resolved
+            played_to = (
+                known.get(step["play"])
+                or resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)[
+                    step["play"]
+                ]
+            )
             checked = replace(checked, play=(step["play"], played_to))
             self.head += 0 if passed else head_moves(self.layout, played_to, player)
             self.layout = played_to

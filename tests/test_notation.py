@@ -262,6 +262,17 @@ def test_describe_round_trips(seed, game, moves):
         assert after.points(other(side)) == before.points(other(side)) and "*" not in text
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["backgammon", "narde", "crazy-narde"]))
+def test_apply_keeps_a_valid_layout_valid(seed, game):
+    """apply does not re-validate what it builds: from a valid layout every play it makes is valid too."""
+    rng = random.Random(seed)
+    lay = random_position(rng, game)
+    for _ in range(8):
+        lay = random_moves(rng, lay, rng.choice(SIDES), rng.randint(1, 4))[1]
+        lay.validate(reachable=False)
+
+
 def test_describe_round_trips_many_hits():
     rng = random.Random(7)
     hits = 0
