@@ -133,7 +133,7 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         query = QUERIES[request["type"]]
         read = {name: FIELDS[name].read(request.get(name)) for name in query.params if name != "state"}
         if "state" in query.params:  # a bar where the game's rulesets or the request has hitting=blots
-            read["state"] = State.from_wire(request["state"], read["rules"].switch.hitting or None)
+            read["state"] = State.from_wire(request["state"], read["rules"].state_hitting)
         args = [read[name] for name in query.params]
         return {"type": query.reply_type, "id": rid, **query.reply(_call(engine, query.method, *args))}
     except Skip as exc:

@@ -84,6 +84,12 @@ class Rules:
     def option(self, name: str) -> Any:
         return self.options[name]
 
+    @property
+    def state_hitting(self) -> bool | None:
+        """The hitting switch a request's states are read under: on where these rules have hitting=blots, else
+        None (as the game's rulesets have it), so a hitting=none flip of a game with a bar still reads its states."""
+        return self.switch.hitting or None
+
     def to_wire(self) -> dict[str, Any]:
         wire = {"ruleset": self.ruleset, "game": self.game, "switches": self.switches, "options": self.options}
         return wire if self.profile is None else {**wire, "profile": self.profile}  # a 1.0 request has no profile

@@ -270,7 +270,7 @@ def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
 
 def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) -> Verdict:
     if step.kind == "plays":
-        verdict = judge_plays(step, engine.legal_plays(step.state, rules), rules.switch.hitting or None)[0]
+        verdict = judge_plays(step, engine.legal_plays(step.state, rules), rules.state_hitting)[0]
         if verdict.passed and step.check_next and ask_next:
             verdict = judge_next(step, engine.next_segment(step.state, rules))
         return verdict

@@ -9,7 +9,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from gammonspec.conformance.cases import Case, load_file
+from gammonspec.conformance import cli
+from gammonspec.conformance.cases import Case, Loaded, load_file
+from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.state import CHECKERS, SIDES, Layout
 from hypothesis import settings
 
@@ -124,6 +126,14 @@ def mini_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def mini(mini_path: Path) -> list[Case]:
     return load_file(mini_path)
+
+
+@pytest.fixture
+def mini_cli(monkeypatch: pytest.MonkeyPatch, mini: list[Case]) -> list[Case]:
+    """The CLI sees the mini suite and the one backgammon ruleset."""
+    monkeypatch.setattr("gammonspec.conformance.cases.shipped", lambda: Loaded(tuple(mini), ()))
+    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
+    return mini
 
 
 def layout(game: str, white: dict, black: dict) -> Layout:

@@ -759,7 +759,7 @@ FAULTS: list[Fault] = [
         "traceback",
         "python-factory-raises",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:factory_raises"),
-        "gammonspec: cannot load engine 'bad_python:factory_raises': factory_raises() raised OSError: cannot open the neural net weights (at {engines}/bad_python.py:189)",
+        "gammonspec: cannot load engine 'bad_python:factory_raises': factory_raises() raised OSError: cannot open the neural net weights (at {engines}/bad_python.py:192)",
         2,
     ),
     Fault(
@@ -933,7 +933,7 @@ FAULTS: list[Fault] = [
         "lost-result",
         "python-plays-ansi-message",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:AnsiRaise"),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: RuntimeError: colour and a bell\\x07 (at {engines}/bad_python.py:185)",
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: RuntimeError: colour and a bell\\x07 (at {engines}/bad_python.py:188)",
         1,
     ),
     Fault(
@@ -962,6 +962,20 @@ FAULTS: list[Fault] = [
         "python-may-double-string",
         ("run", "-q", "--case", "bg-match-post-crawford-trailer-may-double", "--engine", "bad_python:MayDoubleString"),
         "gammonspec: case backgammon::bg-match-post-crawford-trailer-may-double: engine bad-python: step 1: EngineFailure: may_double returned str 'yes', expected a bool",
+        1,
+    ),
+    Fault(
+        "traceback",
+        "python-next-segment-list",
+        ("run", "-q", "--case", "cn-bearoff-exact-only-all-on-one-2-passes", "--engine", "bad_python:NextSegmentList"),
+        "gammonspec: case crazy-narde::cn-bearoff-exact-only-all-on-one-2-passes: engine bad-python: EngineFailure: next_segment returned list [3, 3], expected a Segment or None",
+        1,
+    ),
+    Fault(
+        "traceback",
+        "python-opening-none",
+        ("run", "-q", "--case", "bg-cube-no-double-on-the-opening-roll-turn", "--engine", "bad_python:OpeningNone"),
+        "gammonspec: case backgammon::bg-cube-no-double-on-the-opening-roll-turn: engine bad-python: step 1: EngineFailure: opening returned NoneType None, expected an Opening",
         1,
     ),
     Fault(

@@ -10,18 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import MINI_IDS, MINI_SUITE, dedent
 from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
-from gammonspec.conformance.cases import Loaded, load
+from gammonspec.conformance.cases import load
 from gammonspec.conformance.rulesets import rulesets
 
 FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne gets wrong
-
-
-@pytest.fixture
-def mini_cli(monkeypatch, mini):
-    """The CLI sees the mini suite and the one backgammon ruleset."""
-    monkeypatch.setattr("gammonspec.conformance.cases.shipped", lambda: Loaded(tuple(mini), ()))
-    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
-    return mini
 
 
 def report(path) -> dict:

@@ -7,21 +7,11 @@ import shlex
 from dataclasses import replace
 
 import fake_engines as fe
-import pytest
 from gammonspec.conformance import cli, reports
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.notation import apply
 from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, plan, run
-
-
-@pytest.fixture
-def mini_cli(monkeypatch, mini):
-    monkeypatch.setattr(
-        "gammonspec.conformance.cases.shipped", lambda: type("L", (), {"cases": tuple(mini), "errors": ()})()
-    )
-    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
-    return mini
 
 
 def test_next_is_unchecked_not_the_whole_case():

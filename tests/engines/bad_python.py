@@ -166,6 +166,9 @@ class ResultString(Base):
 
 
 class NextSegmentList(Base):
+    def info(self) -> EngineInfo:
+        return _info(rulesets=("crazy-narde",))
+
     def next_segment(self, state, rules):
         return [3, 3]
 
