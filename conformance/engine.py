@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .profiles import Profile
 from .rulesets import Rules, Ruleset, rulesets
-from .state import Cube, Layout, Match, Segment, Side, State
+from .state import SIDES, Cube, Layout, Match, Segment, Side, State
 
 CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")
 ENTRY_POINT_GROUP = "gammonspec.engines"
@@ -92,6 +92,16 @@ class MatchOutcome:
     score: tuple[int, int]
     crawford: bool
     winner: Side | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"score": dict(zip(SIDES, self.score)), "crawford": self.crawford, "winner": self.winner}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> MatchOutcome:
+        """Read from an answer or a case's expectation, where a score of 0, no Crawford game and no winner may
+        be left out."""
+        score = data.get("score", {})
+        return cls((score.get("white", 0), score.get("black", 0)), data.get("crawford", False), data.get("winner"))
 
 
 class Skip(Exception):

@@ -21,7 +21,7 @@ from referencing import Registry, Resource
 
 from . import PROTOCOL_VERSION, __version__
 from .cases import Case, Step
-from .engine import GameResult
+from .engine import GameResult, MatchOutcome
 from .rulesets import Rules
 from .runner import Target
 from .validation import SCHEMA_DIR
@@ -56,7 +56,7 @@ def _result_expect(step: Step) -> dict[str, Any]:
     if step.expect.get("not_over"):
         return {"result": None}
     r = step.expect["result"]
-    return {"result": GameResult(r["winner"], r["kind"], r["points"]).to_wire()}
+    return {"result": GameResult.from_wire(r).to_wire()}
 
 
 def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any]]:
@@ -88,12 +88,8 @@ def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any
         expect |= {k: step.expect[k] for k in ("cube", "result") if k in step.expect}
         return [ask("cube-action", expect, state=state, response=step.response)]
     assert step.kind == "next-game" and step.outcome is not None
-    expect = {
-        "score": {"white": 0, "black": 0, **step.expect.get("score", {})},
-        "crawford": step.expect.get("crawford", False),
-        "winner": step.expect.get("winner"),
-    }
-    result = GameResult(step.outcome["winner"], step.outcome["kind"], step.outcome["points"]).to_wire()
+    expect = MatchOutcome.from_wire(step.expect).to_wire()
+    result = GameResult.from_wire(step.outcome).to_wire()
     return [ask("match-after-game", expect, state=state, result=result)]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from .engine import CubeOutcome, GameResult, MatchOutcome, Opening
 from .rulesets import Rules
-from .state import SIDES, Cube, Layout, Match, Segment, State
+from .state import Cube, Layout, Match, Segment, State
 
 
 @dataclass(frozen=True)
@@ -151,10 +151,8 @@ QUERIES: dict[str, Query] = {
             "cube",
             "next-game",
             ("state", "rules", "result"),
-            lambda after: {"score": dict(zip(SIDES, after.score)), "crawford": after.crawford, "winner": after.winner},
-            lambda reply, args: MatchOutcome(
-                (reply["score"]["white"], reply["score"]["black"]), reply["crawford"], reply["winner"]
-            ),
+            MatchOutcome.to_wire,
+            lambda reply, args: MatchOutcome.from_wire(reply),
         ),
     )
 }

@@ -257,13 +257,7 @@ def judge_double(step: Step, answer: CubeOutcome) -> Verdict:
 
 
 def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
-    expect = step.expect
-    want = {
-        "score": (expect.get("score", {}).get("white", 0), expect.get("score", {}).get("black", 0)),
-        "crawford": expect.get("crawford", False),
-        "winner": expect.get("winner"),
-    }
-    got = {"score": tuple(answer.score), "crawford": answer.crawford, "winner": answer.winner}
+    want, got = MatchOutcome.from_wire(step.expect).to_wire(), answer.to_wire()
     wrong = {k for k in want if want[k] != got[k]}
     return Verdict(not wrong, "" if not wrong else f"match after the game: expected {want}, engine says {got}")
 

@@ -9,9 +9,10 @@ from dataclasses import replace
 import fake_engines as fe
 from gammonspec.conformance import cli, reports
 from gammonspec.conformance.cases import suite
+from gammonspec.conformance.engine import MatchOutcome
 from gammonspec.conformance.notation import apply
 from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, plan, run
+from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, judge_match, plan, run
 
 
 def test_next_is_unchecked_not_the_whole_case():
@@ -121,3 +122,15 @@ def test_a_hitting_flip_of_narde_is_judged_and_served_under_its_own_switch():
     step = replace(pairs[0][0].steps[0], state=state, expect={"count": len(reply["positions"])}, expected={})
     verdict = judge_step(ReferenceEngine(), step, rules)
     assert verdict.passed, verdict.message
+
+
+def test_the_match_after_a_game_is_judged_field_by_field_with_defaults_read_once():
+
+    step = next(s for c in suite() for s in c.steps if s.kind == "next-game" and s.expect.get("score"))
+    right = MatchOutcome.from_wire(step.expect)
+    assert judge_match(step, right).passed
+    wrong = MatchOutcome(right.score, not right.crawford, right.winner)
+    verdict = judge_match(step, wrong)
+    assert not verdict.passed and "'crawford'" in verdict.message and "engine says" in verdict.message
+    assert MatchOutcome.from_wire(right.to_wire()) == right
+    assert MatchOutcome.from_wire({}) == MatchOutcome((0, 0), False, None)
