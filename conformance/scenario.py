@@ -74,12 +74,10 @@ class _Walk:
         checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path, self.hitting)
         if "play" in step:
             known = {**checked.expected["includes"], **checked.expected["plays"]}  # the plays expect resolved
-            played_to = (
-                known.get(step["play"])
-                or resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)[
-                    step["play"]
-                ]
-            )
+            played_to = known.get(step["play"])
+            if played_to is None:
+                made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)
+                played_to = made[step["play"]]
             checked = replace(checked, play=(step["play"], played_to))
             self.head += 0 if passed else head_moves(self.layout, played_to, player)
             self.layout = played_to
