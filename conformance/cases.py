@@ -91,7 +91,7 @@ def _layout(
         raise DataError(
             path,
             locate(raw, id_field),
-            f"case {raw['id']}: an {id_field} describes a position of "
+            f"case {raw['id']}: {id_field}: position IDs describe positions of "
             f"{' or '.join(position_ids.GAMES_WITH_IDS)}, not of {game}",
         )
     if id_field == "xgid":

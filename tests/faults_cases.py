@@ -687,7 +687,7 @@ FAULTS: list[Fault] = [
             ("position: start", "xgid: XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"),
         ),
         6,
-        "case one: an xgid describes a position of backgammon, not of narde",
+        "case one: xgid: position IDs describe positions of backgammon, not of narde",
     ),
     _check(
         "unclear-message",
