@@ -8,7 +8,6 @@ speaks the JSON-lines protocol and is wrapped into the same shape by
 from __future__ import annotations
 
 import importlib
-import itertools
 import os
 import sys
 import traceback
@@ -202,7 +201,7 @@ def load_engine(spec: str) -> Engine:
     """An engine from `module:attribute` or the name of a `gammonspec.engines` entry point.
 
     The attribute may be an Engine instance, or a class or factory called with no arguments.  The engine needs
-    `info`; the methods of the capabilities it declares are checked by `check_methods` once `info` answered."""
+    `info`; the methods of the capabilities it declares are checked by `messages.check_methods` once `info` answered."""
     if ":" in spec:
         module_name, _, attr = spec.partition(":")
         module = _import(spec, module_name)
@@ -238,15 +237,6 @@ def load_engine(spec: str) -> Engine:
     return engine  # type: ignore[return-value]
 
 
-METHODS = {
-    "legal-plays": ("legal_plays",),
-    "next-segment": ("next_segment",),
-    "game-result": ("game_result",),
-    "opening": ("opening",),
-    "cube": ("may_double", "cube_action", "match_after_game"),
-}
-
-
 def check_info(spec: str, info: object) -> EngineInfo:
     """The engine's info() answer, or EngineLoadError saying what is wrong with it."""
     if not isinstance(info, EngineInfo):
@@ -269,41 +259,3 @@ def check_info(spec: str, info: object) -> EngineInfo:
     if problems:
         raise EngineLoadError(f"engine {spec!r}: info() answered a bad EngineInfo: {'; '.join(problems)}")
     return info
-
-
-def check_methods(spec: str, engine: object, info: EngineInfo) -> None:
-    """Every method of a declared capability is there (undeclared ones are never called)."""
-    for capability in info.capabilities:
-        for method in METHODS[capability]:
-            if not callable(getattr(engine, method, None)):
-                raise EngineLoadError(
-                    f"engine {spec!r} declares capability {capability} but has no method {method}: add it, or "
-                    f"declare only the capabilities it answers in its EngineInfo (capabilities=(...))"
-                )
-
-
-_ANSWERS: dict[str, tuple[tuple[type, ...], str]] = {
-    "next_segment": ((Segment, type(None)), "a Segment or None"),
-    "game_result": ((GameResult, type(None)), "a GameResult or None"),
-    "opening": ((Opening,), "an Opening"),
-    "may_double": ((bool,), "a bool"),
-    "cube_action": ((CubeOutcome,), "a CubeOutcome"),
-    "match_after_game": ((MatchOutcome,), "a MatchOutcome"),
-}
-
-
-def check_answer(method: str, answer: object) -> object:
-    """An engine method's answer, checked for its type (legal_plays: materialised, at most MAX_POSITIONS)."""
-    if method == "legal_plays":
-        if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
-            raise EngineFailure(f"legal_plays returned {type(answer).__name__}, expected an iterable of Layout")
-        plays = list(itertools.islice(answer, MAX_POSITIONS + 1))
-        if len(plays) > MAX_POSITIONS:
-            raise EngineFailure(f"legal_plays answered more than {MAX_POSITIONS:,} positions (the protocol's limit)")
-        return plays
-    types, wanted = _ANSWERS[method]
-    if not isinstance(answer, types):
-        shown = repr(answer)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        raise EngineFailure(f"{method} returned {type(answer).__name__} {shown}, expected {wanted}")
-    return answer

@@ -22,6 +22,7 @@ from referencing import Registry, Resource
 from . import PROTOCOL_VERSION, __version__
 from .cases import Case, Step
 from .engine import GameResult, MatchOutcome
+from .messages import QUERIES, STEP_QUERIES
 from .rulesets import Rules
 from .runner import Target
 from .validation import SCHEMA_DIR
@@ -52,45 +53,37 @@ def _plays_expect(step: Step) -> dict[str, Any]:
     return out
 
 
-def _result_expect(step: Step) -> dict[str, Any]:
-    if step.expect.get("not_over"):
-        return {"result": None}
-    r = step.expect["result"]
-    return {"result": GameResult.from_wire(r).to_wire()}
+def _step_expect(step: Step) -> dict[str, Any]:
+    """What the answer to the query of a step that is not a plays step must hold."""
+    expect = step.expect
+    if step.kind == "result":
+        return (
+            {"result": None} if expect.get("not_over") else {"result": GameResult.from_wire(expect["result"]).to_wire()}
+        )
+    if step.kind == "opening":
+        return {k: expect[k] for k in ("starts", "dice", "cube") if k in expect}
+    if step.kind == "may-double":
+        return {"allowed": expect["may_double"]}
+    if step.kind == "double":
+        return {"legal": expect.get("legal", True)} | {k: expect[k] for k in ("cube", "result") if k in expect}
+    assert step.kind == "next-game"
+    return MatchOutcome.from_wire(expect).to_wire()
 
 
 def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any]]:
-    """The requests one step sends (a plays step with `next` sends two), each with its expectation."""
+    """The requests one step sends, as the runner sends them (a plays step with `next` sends two), each with
+    its expectation."""
 
-    def ask(kind: str, expect: dict[str, Any], **fields: Any) -> dict[str, Any]:
-        request = {"type": kind, "id": str(next(ids)), "rules": rules.to_wire(), **fields}
-        return {"request": request, "expect": expect}
+    def ask(kind: str, expect: dict[str, Any]) -> dict[str, Any]:
+        query = QUERIES[kind]
+        return {"request": query.request(str(next(ids)), step.arguments(query, rules)), "expect": expect}
 
-    state = step.state.to_wire()
-    if step.kind == "plays":
-        out = [ask("legal-plays", _plays_expect(step), state=state)]
-        if step.check_next:
-            out.append(ask("next-segment", {"next": None if step.next is None else step.next.to_wire()}, state=state))
-        return out
-    if step.kind == "result":
-        return [ask("game-result", _result_expect(step), state=state)]
-    if step.kind == "opening":
-        assert step.opening is not None
-        o = step.opening
-        expect = {k: step.expect[k] for k in ("starts", "dice", "cube") if k in step.expect}
-        match, cube = step.state.match.to_wire(), step.state.cube.to_wire()
-        fields = {"dice": o["dice"], "game_number": o["game_number"], "previous_winner": o["previous_winner"]}
-        return [ask("opening", expect, **fields, cube=cube, match=match)]
-    if step.kind == "may-double":
-        return [ask("may-double", {"allowed": step.expect["may_double"]}, state=state)]
-    if step.kind == "double":
-        expect = {"legal": step.expect.get("legal", True)}
-        expect |= {k: step.expect[k] for k in ("cube", "result") if k in step.expect}
-        return [ask("cube-action", expect, state=state, response=step.response)]
-    assert step.kind == "next-game" and step.outcome is not None
-    expect = MatchOutcome.from_wire(step.expect).to_wire()
-    result = GameResult.from_wire(step.outcome).to_wire()
-    return [ask("match-after-game", expect, state=state, result=result)]
+    if step.kind != "plays":
+        return [ask(STEP_QUERIES[step.kind].request_type, _step_expect(step))]
+    out = [ask("legal-plays", _plays_expect(step))]
+    if step.check_next:
+        out.append(ask("next-segment", {"next": None if step.next is None else step.next.to_wire()}))
+    return out
 
 
 def exported_case(case: Case, target: Target) -> dict[str, Any]:

@@ -1,39 +1,45 @@
 """The protocol's queries in one table (spec/protocol.md): for each, the request and reply types, the engine
-method and its arguments, the capability it needs and the kind of case step that asks it.
+method, its arguments and the type of its answer, the capability it needs and the kind of case step that asks it.
 
-`protocol.answer` (the server side), `SubprocessEngine` (the runner's side) and the case loader's
-capabilities all read this table; each argument and answer has one writer and one reader.
+`protocol.answer` (the server side), `SubprocessEngine` and `PythonEngine` (the runner's side), the runner's
+steps, export and the case loader's capabilities all read this table; each argument and answer has one
+writer and one reader.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .engine import CubeOutcome, GameResult, MatchOutcome, Opening
+from .engine import MAX_POSITIONS, CubeOutcome, EngineFailure, EngineLoadError, GameResult, MatchOutcome, Opening
 from .rulesets import Rules
 from .state import Cube, Layout, Match, Segment, State
+
+if TYPE_CHECKING:
+    from .engine import EngineInfo
 
 
 @dataclass(frozen=True)
 class Field:
-    """How one argument of an engine method travels: written by the runner, read by the server."""
+    """How one argument of an engine method travels: written by the runner, read by the server given the
+    request's rules (a state has a bar only where they hit blots)."""
 
     write: Callable[[Any], Any]
-    read: Callable[[Any], Any]
+    read: Callable[[Any, Rules], Any]
 
 
-def _same(value: Any) -> Any:
+def _same(value: Any, rules: Rules | None = None) -> Any:
     return value
 
 
 FIELDS: dict[str, Field] = {
-    "rules": Field(Rules.to_wire, Rules.from_wire),
-    "state": Field(State.to_wire, State.from_wire),
-    "result": Field(GameResult.to_wire, GameResult.from_wire),
-    "cube": Field(Cube.to_wire, Cube.from_wire),
-    "match": Field(Match.to_wire, Match.from_wire),
+    "rules": Field(Rules.to_wire, lambda wire, rules: rules),  # read first, by Query.arguments
+    "state": Field(State.to_wire, lambda wire, rules: State.from_wire(wire, rules.state_hitting)),
+    "result": Field(GameResult.to_wire, lambda wire, rules: GameResult.from_wire(wire)),
+    "cube": Field(Cube.to_wire, lambda wire, rules: Cube.from_wire(wire)),
+    "match": Field(Match.to_wire, lambda wire, rules: Match.from_wire(wire)),
     "response": Field(_same, _same),
     "dice": Field(_same, _same),
     "game_number": Field(_same, _same),
@@ -43,17 +49,51 @@ FIELDS: dict[str, Field] = {
 
 @dataclass(frozen=True)
 class Query:
-    """One query: `params` name the engine method's arguments in order (each a FIELDS entry); `reply` writes the
-    method's answer as the reply's fields, `answer` reads them back given the request's arguments."""
+    """One query: `params` name the engine method's arguments in order (each a FIELDS entry); `check` takes the
+    method's answer as returned (wrong type: EngineFailure), `reply` writes it as the reply's fields, `answer`
+    reads them back given the request's arguments."""
 
-    request: str
+    request_type: str
     reply_type: str
     method: str
     capability: str
     step: str | None  # the case step kind that asks it (None: asked along with a plays step)
     params: tuple[str, ...]
+    check: Callable[[str, Any], Any]
     reply: Callable[[Any], dict[str, Any]]
     answer: Callable[[dict[str, Any], dict[str, Any]], Any]
+
+    def request(self, rid: str, args: tuple[Any, ...]) -> dict[str, Any]:
+        """The request asking this query with the engine method's arguments (schema-valid by construction)."""
+        return {"type": self.request_type, "id": rid, **{n: FIELDS[n].write(v) for n, v in zip(self.params, args)}}
+
+    def arguments(self, request: dict[str, Any]) -> tuple[Any, ...]:
+        """The engine method's arguments read from a (checked) request: its rules first, which the state needs."""
+        rules = Rules.from_wire(request["rules"])
+        return tuple(FIELDS[name].read(request.get(name), rules) for name in self.params)
+
+
+def _materialised(method: str, answer: Any) -> list[Any]:
+    """A legal-plays answer as a list, at most MAX_POSITIONS long."""
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+        raise EngineFailure(f"{method} returned {type(answer).__name__}, expected an iterable of Layout")
+    plays = list(itertools.islice(answer, MAX_POSITIONS + 1))
+    if len(plays) > MAX_POSITIONS:
+        raise EngineFailure(f"{method} answered more than {MAX_POSITIONS:,} positions (the protocol's limit)")
+    return plays
+
+
+def _of_type(wanted: str, *types: type) -> Callable[[str, Any], Any]:
+    """A check that the answer is one of `types` (`wanted` says which, in words)."""
+
+    def check(method: str, answer: Any) -> Any:
+        if not isinstance(answer, types):
+            shown = repr(answer)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise EngineFailure(f"{method} returned {type(answer).__name__} {shown}, expected {wanted}")
+        return answer
+
+    return check
 
 
 def _optional(write: Callable[[Any], Any], value: Any) -> Any:
@@ -70,7 +110,7 @@ def _cube_outcome(outcome: CubeOutcome) -> dict[str, Any]:
 
 
 QUERIES: dict[str, Query] = {
-    query.request: query
+    query.request_type: query
     for query in (
         Query(
             "legal-plays",
@@ -79,6 +119,7 @@ QUERIES: dict[str, Query] = {
             "legal-plays",
             "plays",
             ("state", "rules"),
+            _materialised,
             lambda plays: {"positions": [layout.to_wire() for layout in plays]},
             lambda reply, args: [Layout.from_wire(args["state"].game, p, check=False) for p in reply["positions"]],
         ),
@@ -89,6 +130,7 @@ QUERIES: dict[str, Query] = {
             "next-segment",
             None,
             ("state", "rules"),
+            _of_type("a Segment or None", Segment, type(None)),
             lambda following: {"next": _optional(Segment.to_wire, following)},
             lambda reply, args: Segment.from_wire(reply["next"]),
         ),
@@ -99,6 +141,7 @@ QUERIES: dict[str, Query] = {
             "game-result",
             "result",
             ("state", "rules"),
+            _of_type("a GameResult or None", GameResult, type(None)),
             lambda result: {"result": _optional(GameResult.to_wire, result)},
             lambda reply, args: _optional(GameResult.from_wire, reply["result"]),
         ),
@@ -109,6 +152,7 @@ QUERIES: dict[str, Query] = {
             "opening",
             "opening",
             ("rules", "dice", "game_number", "previous_winner", "cube", "match"),
+            _of_type("an Opening", Opening),
             lambda start: {
                 "starts": start.starts,
                 "dice": _optional(list, start.dice),
@@ -127,6 +171,7 @@ QUERIES: dict[str, Query] = {
             "cube",
             "may-double",
             ("state", "rules"),
+            _of_type("a bool", bool),
             lambda allowed: {"allowed": allowed},
             lambda reply, args: reply["allowed"],
         ),
@@ -137,6 +182,7 @@ QUERIES: dict[str, Query] = {
             "cube",
             "double",
             ("state", "rules", "response"),
+            _of_type("a CubeOutcome", CubeOutcome),
             _cube_outcome,
             lambda reply, args: CubeOutcome(
                 reply["legal"],
@@ -151,9 +197,27 @@ QUERIES: dict[str, Query] = {
             "cube",
             "next-game",
             ("state", "rules", "result"),
+            _of_type("a MatchOutcome", MatchOutcome),
             MatchOutcome.to_wire,
             lambda reply, args: MatchOutcome.from_wire(reply),
         ),
     )
 }
 STEP_QUERIES = {query.step: query for query in QUERIES.values() if query.step is not None}
+METHODS = {query.method: query for query in QUERIES.values()}  # the Engine protocol's query methods
+
+
+def check_answer(method: str, answer: object) -> Any:
+    """An engine method's answer, checked for its type (legal_plays: materialised, at most MAX_POSITIONS)."""
+    return METHODS[method].check(method, answer)
+
+
+def check_methods(spec: str, engine: object, info: EngineInfo) -> None:
+    """Every method of a declared capability is there (undeclared ones are never called)."""
+    wanted = [q for capability in info.capabilities for q in QUERIES.values() if q.capability == capability]
+    for query in wanted:  # in the order declared: the first missing method is named
+        if not callable(getattr(engine, query.method, None)):
+            raise EngineLoadError(
+                f"engine {spec!r} declares capability {query.capability} but has no method {query.method}: add it, "
+                f"or declare only the capabilities it answers in its EngineInfo (capabilities=(...))"
+            )

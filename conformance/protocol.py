@@ -19,13 +19,11 @@ from .engine import (
     EngineFailure,
     EngineInfo,
     Skip,
-    check_answer,
     check_info,
-    check_methods,
     describe_exception,
 )
-from .messages import FIELDS, QUERIES
-from .state import Layout, State, StateError
+from .messages import QUERIES, check_answer, check_methods
+from .state import Layout, StateError
 from .validation import Compiled, schema
 
 try:  # JSON read and written in Rust, where a wheel of it is installed (pyproject: as jsonschema-rs)
@@ -131,11 +129,11 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     rid = request["id"]
     try:
         query = QUERIES[request["type"]]
-        read = {name: FIELDS[name].read(request.get(name)) for name in query.params if name != "state"}
-        if "state" in query.params:  # a bar where the game's rulesets or the request has hitting=blots
-            read["state"] = State.from_wire(request["state"], read["rules"].state_hitting)
-        args = [read[name] for name in query.params]
-        return {"type": query.reply_type, "id": rid, **query.reply(_call(engine, query.method, *args))}
+        return {
+            "type": query.reply_type,
+            "id": rid,
+            **query.reply(_call(engine, query.method, *query.arguments(request))),
+        }
     except Skip as exc:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:

@@ -1,7 +1,7 @@
 """A Python engine run in process, behind the same boundary as a process engine.
 
 Every call (loading, `info`, each query) runs on one worker thread of the engine's own, with a time
-limit, and its answer is checked for type (`engine.check_answer`).  A Python engine cannot be stopped
+limit, and its answer is checked for type (`messages.check_answer`).  A Python engine cannot be stopped
 from outside: one that runs past its limit is left stuck on its thread and the run stops
 (`EngineFailure.fatal`), with a pointer to `gammonspec serve`, which runs it as a process that can
 be stopped and restarted.  `sys.exit()` in an engine is an error of that request, never the run's exit.
@@ -15,18 +15,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .engine import (
-    METHODS,
-    Engine,
-    EngineFailure,
-    EngineInfo,
-    EngineLoadError,
-    check_answer,
-    check_info,
-    check_methods,
-    describe_exception,
-    load_engine,
-)
+from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, check_info, describe_exception, load_engine
+from .messages import METHODS, check_answer, check_methods
 
 STARTUP_TIMEOUT = 60.0  # seconds for loading the engine and its info(), as for a process's handshake
 
@@ -87,6 +77,6 @@ class PythonEngine:
         return self._info
 
     def __getattr__(self, method: str) -> Callable[..., Any]:
-        if not any(method in names for names in METHODS.values()):
+        if method not in METHODS:
             raise AttributeError(method)
         return lambda *args: self._query(method, *args)

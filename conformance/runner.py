@@ -6,7 +6,7 @@ import fnmatch
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .cases import Case, Step, digest
 from .engine import (
@@ -20,6 +20,7 @@ from .engine import (
     Skip,
     describe_exception,
 )
+from .messages import QUERIES, STEP_QUERIES
 from .notation import describe, origins
 from .profiles import Profile
 from .rulesets import Rules, Ruleset
@@ -262,29 +263,34 @@ def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
     return Verdict(not wrong, "" if not wrong else f"match after the game: expected {want}, engine says {got}")
 
 
+def judge_may_double(step: Step, allowed: bool) -> Verdict:
+    ok = allowed == step.expect["may_double"]
+    return Verdict(ok, "" if ok else f"expected may_double {step.expect['may_double']}, engine says {allowed}")
+
+
+JUDGES: dict[str, Callable[[Step, Any], Verdict]] = {  # by step kind; plays steps are judged with their next
+    "result": judge_result,
+    "opening": judge_opening,
+    "may-double": judge_may_double,
+    "double": judge_double,
+    "next-game": judge_match,
+}
+
+
+def ask(engine: Engine, kind: str, step: Step, rules: Rules) -> object:
+    """The engine's answer to query `kind` (messages.QUERIES) asked at this step."""
+    query = QUERIES[kind]
+    return getattr(engine, query.method)(*step.arguments(query, rules))
+
+
 def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) -> Verdict:
+    query = STEP_QUERIES[step.kind].request_type
     if step.kind == "plays":
-        verdict = judge_plays(step, engine.legal_plays(step.state, rules), rules.state_hitting)[0]
+        verdict = judge_plays(step, ask(engine, query, step, rules), rules.state_hitting)[0]
         if verdict.passed and step.check_next and ask_next:
-            verdict = judge_next(step, engine.next_segment(step.state, rules))
+            verdict = judge_next(step, ask(engine, "next-segment", step, rules))
         return verdict
-    if step.kind == "result":
-        return judge_result(step, engine.game_result(step.state, rules))
-    if step.kind == "may-double":
-        allowed = engine.may_double(step.state, rules)
-        ok = allowed == step.expect["may_double"]
-        return Verdict(ok, "" if ok else f"expected may_double {step.expect['may_double']}, engine says {allowed}")
-    if step.kind == "double":
-        assert step.response is not None
-        return judge_double(step, engine.cube_action(step.state, rules, step.response))
-    if step.kind == "next-game":
-        assert step.outcome is not None
-        return judge_match(step, engine.match_after_game(step.state, rules, GameResult.from_wire(step.outcome)))
-    assert step.opening is not None
-    o, state = step.opening, step.state
-    return judge_opening(
-        step, engine.opening(rules, o["dice"], o["game_number"], o["previous_winner"], state.cube, state.match)
-    )
+    return JUDGES[step.kind](step, ask(engine, query, step, rules))
 
 
 def run_one(engine: Engine, case: Case, ruleset: Target, ask_next: bool = True) -> Outcome:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from .engine import GameResult
 from .state import CHECKERS, Cube, Layout, Match, Segment, Side, State, TurnContext, head_moves, other, start_layout
 from .steps import Step, expected_next, plays_step, resolve, result_step
 from .yamlio import DataError, LineDict, locate
@@ -32,7 +33,7 @@ class _Walk:
     pending: Segment | None = None  # the segment the next step must play
     roll: tuple[int, ...] = ()
     head: int = 0  # checkers the owner took off the head this turn
-    result: dict[str, Any] | None = None  # how the current game ended, as the script says
+    result: GameResult | None = None  # how the current game ended, as the script says
     game_number: int = 1
 
     index: int = 0  # the step being walked (0-based)
@@ -104,7 +105,7 @@ class _Walk:
         if "cube" in expect:
             self.cube = Cube.from_wire(expect["cube"])
         if "result" in expect:
-            self.result = expect["result"]
+            self.result = GameResult.from_wire(expect["result"])
         return checked
 
     def next_game(self, step: LineDict, at: list[Any], expect: dict[str, Any], line: int) -> Step:
@@ -167,7 +168,7 @@ class _Walk:
         if "may_double" in step:
             return Step("may-double", self.state(player), {"may_double": step["may_double"]}, line)
         checked = result_step(self.raw, at, expect, self.state(self.turn), line, self.path)
-        self.result = expect.get("result")
+        self.result = GameResult.from_wire(expect["result"]) if "result" in expect else None
         return checked
 
 

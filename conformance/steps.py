@@ -8,7 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .engine import GameResult
+from .messages import Query
 from .notation import NotationError, apply, check_numbers
+from .rulesets import Rules
 from .state import Layout, Segment, Side, State
 from .yamlio import DataError, LineDict, locate
 
@@ -36,13 +39,18 @@ class Step:
     line: int
     expected: dict[str, dict[str, Layout]] = field(default_factory=dict)  # plays/includes/excludes -> {play: layout}
     play: tuple[str, Layout] | None = None
-    opening: dict[str, Any] | None = None
+    opening: dict[str, Any] | None = None  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
     check_next: bool = False  # also ask what follows this segment, and expect `next`
     next: Segment | None = None
     response: str | None = None  # double steps: take, drop or beaver
-    outcome: dict[str, Any] | None = (
-        None  # next-game steps: how the game ended  # {"dice": {...}, "game_number": n, "previous_winner": side | None}
-    )
+    outcome: GameResult | None = None  # next-game steps: how the game ended
+
+    def arguments(self, query: Query, rules: Rules) -> tuple[Any, ...]:
+        """The arguments this step asks `query` with, in the order of its `params` (messages.FIELDS names)."""
+        state = self.state
+        values = {"state": state, "rules": rules, "cube": state.cube, "match": state.match}
+        values |= {"response": self.response, "result": self.outcome, **(self.opening or {})}
+        return tuple(values[name] for name in query.params)
 
 
 def plays_step(

@@ -34,7 +34,7 @@ from .engine import (
     Opening,
     Skip,
 )
-from .messages import FIELDS, QUERIES
+from .messages import QUERIES
 from .protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
 from .rulesets import Rules
 from .state import Layout, Segment, State
@@ -354,8 +354,7 @@ class SubprocessEngine:
         named = dict(zip(query.params, args))
         self._next_id += 1
         rid = str(self._next_id)
-        # schema-valid by construction (tests), never checked again here
-        request = {"type": kind, "id": rid, **{name: FIELDS[name].write(value) for name, value in named.items()}}
+        request = query.request(rid, args)  # schema-valid by construction (tests), never checked again here
 
         def checked(reply: dict[str, Any]) -> Any:
             if reply["type"] != query.reply_type:

@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 from gammonspec.conformance.engine import CubeOutcome, GameResult, Opening
+from gammonspec.conformance.messages import METHODS
 from gammonspec.conformance.rulesets import SPEC_DIR, Rules
 from gammonspec.conformance.state import Cube, Segment
 from gammonspec.reference import ReferenceEngine, cube, movegen, packed, scoring
@@ -571,16 +572,6 @@ MISREAD: dict[tuple[str, str], str] = {
     ("cube", "none"): "doubling",
 }
 
-ENGINE_METHODS = (
-    "legal_plays",
-    "next_segment",
-    "game_result",
-    "opening",
-    "may_double",
-    "cube_action",
-    "match_after_game",
-)
-
 
 def _misread(switch: str, value: str, instead: str) -> Callable[[Any], Any]:
     def make(method: Any) -> Any:
@@ -613,7 +604,7 @@ def switch_mutants() -> tuple[Mutant, ...]:
             f"reads-{switch}={value}-as-{instead}",
             f"switch {switch}={value}",
             "ReferenceEngine (rules at the boundary)",
-            tuple((ReferenceEngine, name, _misread(switch, value, instead)) for name in ENGINE_METHODS),
+            tuple((ReferenceEngine, name, _misread(switch, value, instead)) for name in METHODS),
         )
         for (switch, value), instead in MISREAD.items()
         if (switch, value) in used

@@ -5,11 +5,10 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any
 
+from gammonspec.conformance.messages import METHODS
 from gammonspec.conformance.profiles import Profile
 from gammonspec.conformance.rulesets import Rules
 from gammonspec.reference import ReferenceEngine
-
-QUERIES = ("legal_plays", "next_segment", "game_result", "opening", "may_double", "cube_action", "match_after_game")
 
 
 class PlaysAs(ReferenceEngine):
@@ -21,7 +20,7 @@ class PlaysAs(ReferenceEngine):
 
     def __getattribute__(self, name: str) -> Any:
         query = super().__getattribute__(name)
-        if name not in QUERIES:
+        if name not in METHODS:
             return query
         profile = super().__getattribute__("profile")
 
