@@ -43,8 +43,8 @@ class Answers:
     layouts: dict[str, Layout] = field(default_factory=dict)  # the plays' layouts by key
 
 
-def _next_of(segment: Segment | None) -> tuple[Any, ...] | None:
-    return None if segment is None else (segment.owner, bool(segment.passed), tuple(sorted(segment.numbers)))
+def _next_of(segment: Segment | None) -> Segment | None:
+    return None if segment is None else segment.unordered()
 
 
 def ask(engine: Engine, state: State, rules: Rules, aspects: Iterable[str]) -> Answers:
@@ -61,8 +61,7 @@ def ask(engine: Engine, state: State, rules: Rules, aspects: Iterable[str]) -> A
         elif aspect == "next":
             values["next"] = _next_of(engine.next_segment(state, rules))
         else:
-            result = engine.game_result(state, rules)
-            values["result"] = None if result is None else (result.winner, result.kind, result.points)
+            values["result"] = engine.game_result(state, rules)
     return Answers(values, layouts)
 
 
@@ -130,9 +129,9 @@ def features(state: State, rules: Rules, aspect: str, expected: Answers, got: An
     """The shape of a disagreement no flip explains: what the missing and the extra plays do (or the next segment
     and results each gives)."""
     if aspect != "plays":
-        shape = {"next": lambda v: "ends" if v is None else ("passed" if v[1] else f"{len(v[2])} numbers")}.get(
-            aspect, lambda v: "not over" if v is None else v[1]
-        )
+        shape = {
+            "next": lambda v: "ends" if v is None else ("passed" if v.passed else f"{len(v.numbers)} numbers")
+        }.get(aspect, lambda v: "not over" if v is None else v.kind)
         return (f"expected {shape(expected.values[aspect])}", f"engine {shape(got.values[aspect])}")
     before, side = state.layout, state.turn
     layouts = {**got.layouts, **expected.layouts}

@@ -12,13 +12,14 @@ import yaml
 from .board import draw
 from .cases import load, shipped
 from .coverage import clauses
-from .fuzz import ORACLE, Campaign, Failure, ask, flips
+from .fuzz import ORACLE, Answers, Campaign, Failure, ask, flips
 from .games import GAME_DATA
 from .notation import describe
 from .position_ids import encode_xgid
 from .rulesets import Rules
 from .runner import Target
 from .state import SIDES, Layout, Side, State, StateError
+from .steps import next_spec
 
 
 def plays_text(state: State, keys: Iterable[str], layouts: dict[str, Layout]) -> list[str]:
@@ -30,6 +31,12 @@ def plays_text(state: State, keys: Iterable[str], layouts: dict[str, Layout]) ->
         except Exception:  # noqa: BLE001 - an impossible position may have no notation
             shown.append(f"position {key}")
     return sorted(shown)
+
+
+def _wire(f: Failure, answers: Answers) -> dict[str, Any] | None:
+    """An answer on the failure's next segment or result as the protocol writes it (None for plays, shown apart)."""
+    value = None if f.aspect == "plays" else answers.values[f.aspect]
+    return None if value is None else value.to_wire()
 
 
 def missing_extra(f: Failure) -> tuple[list[str], list[str]]:
@@ -115,23 +122,21 @@ def draft_case(f: Failure, target: Target, seed: int, engine: str, number: int) 
         case["segment"] = s.segment.to_wire()
     if f.aspect == "result":
         r = f.expected.values["result"]
-        case["expect"] = {"not_over": True} if r is None else {"result": dict(zip(("winner", "kind", "points"), r))}
+        case["expect"] = {"not_over": True} if r is None else {"result": r.to_wire()}
     else:
         plays = plays_text(s, f.expected.values["plays"], f.expected.layouts)
         case["expect"] = {"no_play": True} if f.expected.values["plays"] == {s.layout.key()} else {"plays": plays}
         if f.aspect == "next":
-            n = f.expected.values["next"]
-            case["next"] = None if n is None else {"numbers": list(n[2]), "passed": n[1]}
+            case["next"] = next_spec(f.expected.values["next"])
     case["derivation"] = (
         f"DRAFT from gammonspec fuzz (seed {seed}, a {f.kind} position, shrunk): the expectation is the reference "
         "engine's answer, not yet derived independently. Confirm it by hand or with an independent enumerator, "
         "say how here, and remove 'draft' before this case may enter the suite."
     )
-    got = f.got.values[f.aspect]
     case["notes"] = (
         f"{engine} answered: missing {' | '.join(missing) or '-'}; extra {' | '.join(extra) or '-'}"
         if f.aspect == "plays"
-        else f"{engine} answered {got!r}, the reference engine {f.expected.values[f.aspect]!r}"
+        else f"{engine} answered {_wire(f, f.got)}, the reference engine {_wire(f, f.expected)}"
     )
     return case
 
@@ -176,7 +181,7 @@ def failure_text(n: int, f: Failure) -> str:
     if f.aspect == "plays":
         lines += [f"missing: {' | '.join(missing) or '-'}", f"extra: {' | '.join(extra) or '-'}"]
     else:
-        lines.append(f"reference: {f.expected.values[f.aspect]!r}; engine: {f.got.values[f.aspect]!r}")
+        lines.append(f"reference: {_wire(f, f.expected)}; engine: {_wire(f, f.got)}")
     if f.draft:
         lines.append(f"draft case: {f.draft}")
     return "\n".join(lines)
@@ -222,8 +227,8 @@ def to_json(c: Campaign) -> dict[str, Any]:
             "shrunk": f.state.to_wire(),
             "missing": missing,
             "extra": extra,
-            "expected": None if f.aspect == "plays" else f.expected.values[f.aspect],
-            "engine": None if f.aspect == "plays" else f.got.values[f.aspect],
+            "expected": _wire(f, f.expected),
+            "engine": _wire(f, f.got),
             "board": board_text(f),
             "draft": None if f.draft is None else str(f.draft),
         }

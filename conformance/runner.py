@@ -229,10 +229,8 @@ def judge_next(step: Step, answer: Segment | None) -> Verdict:
             return "the turn ends"
         return f"{segment.player} plays {list(segment.numbers)}" + (" (passed)" if segment.passed else "")
 
-    def same(a: Segment | None, b: Segment | None) -> bool:  # the order of passed numbers carries no meaning
-        if a is None or b is None:
-            return a is b
-        return (a.owner, a.passed, sorted(a.numbers)) == (b.owner, b.passed, sorted(b.numbers))
+    def same(a: Segment | None, b: Segment | None) -> bool:
+        return a is b if a is None or b is None else a.unordered() == b.unordered()
 
     ok = same(answer, step.next)
     return Verdict(ok, "" if ok else f"next: expected {show(step.next)}; engine says {show(answer)}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
 from .games import CHECKERS, GAME_DATA, HEAD, HOME
@@ -189,6 +189,11 @@ class Segment:
     @property
     def player(self) -> Side:
         return other(self.owner) if self.passed else self.owner
+
+    def unordered(self) -> Segment:
+        """The segment with its numbers sorted: two segments are the same when these are (the order of the
+        numbers carries no meaning)."""
+        return replace(self, numbers=tuple(sorted(self.numbers)))
 
     def to_wire(self) -> dict[str, Any]:
         return {"owner": self.owner, "numbers": list(self.numbers), "passed": self.passed}

@@ -99,6 +99,11 @@ def expected_next(data: dict[str, Any] | None, owner: Side) -> Segment | None:
     return Segment.from_wire({"owner": owner, **data})
 
 
+def next_spec(segment: Segment | None) -> dict[str, Any] | None:
+    """A case's `next` as the file states it (`expected_next` reads it back: the owner is the case's)."""
+    return None if segment is None else {"numbers": list(segment.numbers), "passed": segment.passed}
+
+
 def numbers(state: State) -> tuple[int, ...]:
     """The numbers the side on roll plays now: its segment's, or the roll's (a double four times)."""
     if state.segment is not None:

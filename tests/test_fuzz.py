@@ -33,6 +33,7 @@ CLASSES = {
     "six-block": ("no-six-block-ban", "narde-guide", "plays", 6),
     "exact bear-off": ("standard-bear-off-under-exact-only", "crazy-narde", "plays", 3),
     "chains": ("chain-stops-after-one-double", "crazy-narde", "next", 3),
+    "scoring": ("no-backgammon", "backgammon", "result", 3),
 }
 BUDGET = 400  # states per class: each bug is found well within it
 
