@@ -2,9 +2,9 @@
 
 Every case of a game is asked under the rules the engine is run as (its declared ruleset or profile),
 whatever the case requires. A case pins the switch values its expectation depends on; what an engine
-reading one pinned switch (or option) otherwise would answer is modelled by asking the reference engine
-the same case with that one value changed (it passes the whole suite under every one-switch flip:
-`gammonspec pinning`). The model only tells which cases tell two values apart; every expectation is
+reading one pinned switch (or option) otherwise would answer is modelled by the reference engine playing
+the same case with that one value changed, its answer judged under the rules asked as the engine's is
+(it passes the whole suite under every one-switch flip: `gammonspec pinning`). The model only tells which cases tell two values apart; every expectation is
 still the case's own. A case is evidence for a value only where it tells it from the others: a pass
 supports every value under which the model passes too, and a failure is explained by a value only when
 the model playing it gives the engine's very answer. The closest profile is the assignment that fits
@@ -22,8 +22,9 @@ from typing import Any
 
 from .cases import Case
 from .engine import Engine
+from .messages import METHODS
 from .profiles import Profile, closest_ruleset, make
-from .rulesets import accepted, registry, rulesets
+from .rulesets import Rules, accepted, registry, rulesets
 from .runner import Outcome, Target, run_one, skip_reason
 
 Key = str | tuple[str, Any]  # a switch, or (option, value): whether the engine plays that option value as asked
@@ -40,9 +41,25 @@ def answer(outcome: Outcome) -> Answer:
     return None
 
 
+@dataclass(frozen=True)
+class PlayingAs:
+    """An engine with another reading of the rules: `engine` playing `target` whatever a query asks (the query's
+    options kept), its answers judged, as any engine's are, under the rules it was asked."""
+
+    engine: Engine
+    target: Target
+
+    def __getattr__(self, method: str) -> Any:
+        query = getattr(self.engine, method)
+        if method not in METHODS:
+            return query
+        return lambda *args: query(*(self.target.rules(a.options) if isinstance(a, Rules) else a for a in args))
+
+
 @dataclass
 class Model:
-    """The reference engine asked a case under other switch or option values: the answer of that reading.
+    """The reference engine playing a case under other switch or option values, asked and judged under the
+    target's: the answer of an engine with that reading.
 
     Answers are kept, so one model serves many identifications (tests/identify_flips.py)."""
 
@@ -60,8 +77,8 @@ class Model:
                 self.engine = ReferenceEngine()
             base = rulesets()[target.base] if isinstance(target, Profile) else target
             fixed = target.fixed_options if isinstance(target, Profile) else {}
-            ruleset = make(f"{target.name} (model)", base, switches, fixed)
-            self.answers[key] = answer(run_one(self.engine, replace(case, options=options), ruleset, ask_next))
+            reading = PlayingAs(self.engine, make(f"{target.name} (model)", base, switches, fixed))
+            self.answers[key] = answer(run_one(reading, replace(case, options=options), target, ask_next))
         return self.answers[key]
 
 

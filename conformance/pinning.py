@@ -58,7 +58,6 @@ class FlipResult:
     run: int = 0
     changed: list[tuple[Case, str]] = field(default_factory=list)  # (case, its verdict under the flip)
     failed: list[tuple[Case, str]] = field(default_factory=list)  # cases the base does not run that fail here
-    skipped: str = ""  # why the reference engine cannot express the assignment
 
     @property
     def unpinned(self) -> list[tuple[Case, str]]:
@@ -87,31 +86,6 @@ def flips(rulesets: Iterable[Ruleset]) -> list[Flip]:
     return out
 
 
-def inexpressible(flip: Flip) -> str:
-    """Why the reference engine cannot play an assignment ('' when it can)."""
-    return inexpressible_switch(flip.base.game, flip.name, str(flip.after)) if flip.kind == "switch" else ""
-
-
-def inexpressible_switch(game: str, switch: str, value: str) -> str:
-    """Why the reference engine cannot play `game` with this switch value ('' when it can).
-
-    The state model gives a bar only to games whose geometry has one (conventions: state), so hitting
-    cannot be switched on where the layout has no bar to send a checker to."""
-    if switch == "hitting" and value == "blots" and not _has_bar(game):
-        return f"{game} layouts have no bar, so hitting=blots cannot be played"
-    return ""
-
-
-def _has_bar(game: str) -> bool:
-    from .state import Layout
-
-    try:
-        Layout(game, (14,) + (0,) * 23, (15,) + (0,) * 23, bar=(1, 0)).validate(reachable=False)
-    except ValueError:
-        return False
-    return True
-
-
 def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> list[FlipResult]:
     """Run every one-flip assignment; each case of the ruleset is compared with its verdict unflipped.
 
@@ -127,10 +101,8 @@ def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> li
     # has their switch values: the reference passes the whole suite under each flip it can play.
     results = []
     for flip in flips(rulesets.values()):
-        result = FlipResult(flip, skipped=inexpressible(flip))
+        result = FlipResult(flip)
         results.append(result)
-        if result.skipped:
-            continue
         flipped = flip.ruleset
         for case in members[flip.base.name]:
             result.run += 1
@@ -160,23 +132,12 @@ def table(results: list[FlipResult]) -> str:
     ]
     for res in results:
         f = res.flip
-        if res.skipped:
-            rows.append(f"| {f.base.name} | {f.name} | {_show(f.before)} → {_show(f.after)} | skipped | | |")
-            continue
         rows.append(
             f"| {f.base.name} | {f.name} | {_show(f.before)} → {_show(f.after)} | {res.run}"
             f" | {len(res.changed)} | {len(res.unpinned)} |"
         )
-    done = [r for r in results if not r.skipped]
-    skipped = [r for r in results if r.skipped]
-    lines = [
-        "\n".join(rows),
-        "",
-        f"{len(done)} one-flip assignments run, {sum(r.run for r in done)} case runs;"
-        f" {len(skipped)} skipped (the reference engine cannot express them):",
-    ]
-    lines += [f"  {r.flip.label}: {r.skipped}" for r in skipped]
-    unpinned = [(r, c, v) for r in done for c, v in r.unpinned]
+    lines = ["\n".join(rows), "", f"{len(results)} one-flip assignments run, {sum(r.run for r in results)} case runs"]
+    unpinned = [(r, c, v) for r in results for c, v in r.unpinned]
     if unpinned:
         lines.append(
             f"{len(unpinned)} unpinned: the verdict changes under a flip of a switch the case does not require"
@@ -188,7 +149,7 @@ def table(results: list[FlipResult]) -> str:
         ]
     else:
         lines.append("every case pins every switch and option its verdict depends on")
-    failed = [(r, c, v) for r in done for c, v in r.failed]
+    failed = [(r, c, v) for r in results for c, v in r.failed]
     if failed:
         lines.append(f"{len(failed)} failures of cases under a one-flip assignment that has their values:")
     lines += [f"  {c.id} ({c.where}) fails under {r.flip.label}: {v}" for r, c, v in failed]
