@@ -54,20 +54,19 @@ def _plays_expect(step: Step) -> dict[str, Any]:
 
 
 def _step_expect(step: Step) -> dict[str, Any]:
-    """What the answer to the query of a step that is not a plays step must hold."""
-    expect = step.expect
+    """What the answer to the query of a step that is not a plays step must hold: the reply the query's answer
+    makes where the case states all of it, the fields it states where it states some (opening, double)."""
+    expect, reply = step.expect, STEP_QUERIES[step.kind].reply
     if step.kind == "result":
-        return (
-            {"result": None} if expect.get("not_over") else {"result": GameResult.from_wire(expect["result"]).to_wire()}
-        )
+        return reply(None if expect.get("not_over") else GameResult.from_wire(expect["result"]))
     if step.kind == "opening":
         return {k: expect[k] for k in ("starts", "dice", "cube") if k in expect}
     if step.kind == "may-double":
-        return {"allowed": expect["may_double"]}
+        return reply(expect["may_double"])
     if step.kind == "double":
         return {"legal": expect.get("legal", True)} | {k: expect[k] for k in ("cube", "result") if k in expect}
     assert step.kind == "next-game"
-    return MatchOutcome.from_wire(expect).to_wire()
+    return reply(MatchOutcome.from_wire(expect))
 
 
 def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any]]:
@@ -82,7 +81,7 @@ def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any
         return [ask(STEP_QUERIES[step.kind].request_type, _step_expect(step))]
     out = [ask("legal-plays", _plays_expect(step))]
     if step.check_next:
-        out.append(ask("next-segment", {"next": None if step.next is None else step.next.to_wire()}))
+        out.append(ask("next-segment", QUERIES["next-segment"].reply(step.next)))
     return out
 
 

@@ -4,8 +4,8 @@ Every case of a game is asked under the rules the engine is run as (its declared
 whatever the case requires. A case pins the switch values its expectation depends on; what an engine
 reading one pinned switch (or option) otherwise would answer is modelled by the reference engine playing
 the same case with that one value changed, its answer judged under the rules asked as the engine's is
-(it passes the whole suite under every one-switch flip: `gammonspec pinning`). The model only tells which cases tell two values apart; every expectation is
-still the case's own. A case is evidence for a value only where it tells it from the others: a pass
+(it passes the whole suite under every one-switch flip: `gammonspec pinning`). The model only tells
+which cases tell two values apart; every expectation is still the case's own. A case is evidence for a value only where it tells it from the others: a pass
 supports every value under which the model passes too, and a failure is explained by a value only when
 the model playing it gives the engine's very answer. The closest profile is the assignment that fits
 the most answers, the fewest changes from the declared one on a tie; failures it does not fit are
@@ -22,10 +22,9 @@ from typing import Any
 
 from .cases import Case
 from .engine import Engine
-from .messages import METHODS
 from .profiles import Profile, closest_ruleset, make
-from .rulesets import Rules, accepted, registry, rulesets
-from .runner import Outcome, Target, run_one, skip_reason
+from .rulesets import accepted, registry, rulesets
+from .runner import Outcome, PlayingAs, Target, run_one, skip_reason
 
 Key = str | tuple[str, Any]  # a switch, or (option, value): whether the engine plays that option value as asked
 Answer = tuple[Any, ...] | None  # an outcome's verdict with the engine's answer in it; None when it errored
@@ -39,21 +38,6 @@ def answer(outcome: Outcome) -> Answer:
     if outcome.status == "failed":
         return (outcome.step, outcome.message, tuple(sorted(outcome.missing)), tuple(sorted(outcome.extra)))
     return None
-
-
-@dataclass(frozen=True)
-class PlayingAs:
-    """An engine with another reading of the rules: `engine` playing `target` whatever a query asks (the query's
-    options kept), its answers judged, as any engine's are, under the rules it was asked."""
-
-    engine: Engine
-    target: Target
-
-    def __getattr__(self, method: str) -> Any:
-        query = getattr(self.engine, method)
-        if method not in METHODS:
-            return query
-        return lambda *args: query(*(self.target.rules(a.options) if isinstance(a, Rules) else a for a in args))
 
 
 @dataclass

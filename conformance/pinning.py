@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from .cases import Case
 from .engine import Engine
 from .rulesets import Ruleset, registry
-from .runner import run_one
+from .runner import PlayingAs, run_one
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,9 @@ def flips(rulesets: Iterable[Ruleset]) -> list[Flip]:
 
 
 def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> list[FlipResult]:
-    """Run every one-flip assignment; each case of the ruleset is compared with its verdict unflipped.
+    """Run every one-flip assignment; each case of the ruleset is compared with its verdict unflipped, both asked
+    under the flip and asked under the ruleset by an engine playing the flip (an answer under hitting=blots may
+    hold a bar, which the ruleset's hitting=none makes an impossible position).
 
     Cases that pin the flipped switch run too (a change there is expected and shows the pin matters)."""
     base: dict[tuple[str, str], str] = {}
@@ -98,7 +100,7 @@ def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> li
             base[rs.name, case.id] = _verdict(engine, case, rs)
     # The cases the base ruleset does not run (another ruleset's, or those of an assignment no ruleset has,
     # e.g. exact-only bear-off with a free home) run, and must pass, under every one-flip assignment that
-    # has their switch values: the reference passes the whole suite under each flip it can play.
+    # has their switch values: the reference passes the whole suite under each flip.
     results = []
     for flip in flips(rulesets.values()):
         result = FlipResult(flip)
@@ -106,8 +108,12 @@ def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> li
         flipped = flip.ruleset
         for case in members[flip.base.name]:
             result.run += 1
+            was = base[flip.base.name, case.id]
             verdict = _verdict(engine, case, flipped)
-            if verdict != base[flip.base.name, case.id]:
+            if verdict == was:  # and an engine reading the flip, asked as the base (what identify models)?
+                verdict = _verdict(PlayingAs(engine, flipped), case, flip.base)
+                verdict = verdict if verdict == was else f"{verdict} (playing the flip, asked as {flip.base.name})"
+            if verdict != was:
                 result.changed.append((case, verdict))
         ran = {case.id for case in members[flip.base.name]}
         for case in cases:

@@ -148,7 +148,7 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
 def _call(engine: Engine, method: str, *args: Any) -> Any:
     """An engine method's answer, checked for its type (a wrong one is an error naming the method)."""
     answer = check_answer(method, getattr(engine, method)(*args))
-    wrong = [lay for lay in answer if not isinstance(lay, Layout)][:1] if method == "legal_plays" else []  # type: ignore[attr-defined]
+    wrong = [lay for lay in answer if not isinstance(lay, Layout)][:1] if method == "legal_plays" else []
     if wrong:
         raise TypeError(f"legal_plays answered {type(wrong[0]).__name__} {wrong[0]!r}, not a Layout")
     return answer

@@ -20,7 +20,7 @@ from .engine import (
     Skip,
     describe_exception,
 )
-from .messages import QUERIES, STEP_QUERIES
+from .messages import METHODS, QUERIES, STEP_QUERIES
 from .notation import describe, origins
 from .profiles import Profile
 from .rulesets import Rules, Ruleset
@@ -261,6 +261,23 @@ def judge_match(step: Step, answer: MatchOutcome) -> Verdict:
     return Verdict(not wrong, "" if not wrong else f"match after the game: expected {want}, engine says {got}")
 
 
+@dataclass(frozen=True)
+class PlayingAs:
+    """An engine with another reading of the rules: `engine` playing `target` whatever a query asks (the query's
+    options kept), its answers judged, as any engine's are, under the rules it was asked."""
+
+    engine: Engine
+    target: Target
+
+    def __getattr__(self, method: str) -> Any:
+        if method.startswith("__") or method in ("engine", "target"):  # not yet set (copy, pickle)
+            raise AttributeError(method)
+        query = getattr(self.engine, method)
+        if method not in METHODS:
+            return query
+        return lambda *args: query(*(self.target.rules(a.options) if isinstance(a, Rules) else a for a in args))
+
+
 def judge_may_double(step: Step, allowed: bool) -> Verdict:
     ok = allowed == step.expect["may_double"]
     return Verdict(ok, "" if ok else f"expected may_double {step.expect['may_double']}, engine says {allowed}")
@@ -282,13 +299,13 @@ def ask(engine: Engine, kind: str, step: Step, rules: Rules) -> object:
 
 
 def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) -> Verdict:
-    query = STEP_QUERIES[step.kind].request_type
+    kind = STEP_QUERIES[step.kind].request_type
     if step.kind == "plays":
-        verdict = judge_plays(step, ask(engine, query, step, rules), rules.state_hitting)[0]
+        verdict = judge_plays(step, ask(engine, kind, step, rules), rules.state_hitting)[0]
         if verdict.passed and step.check_next and ask_next:
             verdict = judge_next(step, ask(engine, "next-segment", step, rules))
         return verdict
-    return JUDGES[step.kind](step, ask(engine, query, step, rules))
+    return JUDGES[step.kind](step, ask(engine, kind, step, rules))
 
 
 def run_one(engine: Engine, case: Case, ruleset: Target, ask_next: bool = True) -> Outcome:

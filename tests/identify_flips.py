@@ -17,7 +17,7 @@ from gammonspec.conformance.profiles import Profile, flips  # noqa: E402
 from gammonspec.conformance.rulesets import Ruleset, rulesets  # noqa: E402
 from gammonspec.conformance.runner import run_one  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
-from profile_engines import PlaysAs  # noqa: E402
+from profile_engines import plays_as  # noqa: E402
 
 # Flips identify cannot recover, each with the reason it cannot be done; empty while every one is recovered.
 KNOWN_GAPS: dict[str, str] = {}
@@ -35,14 +35,14 @@ def as_itself(ruleset: str) -> dict[str, Answer]:
 def check(ruleset: Ruleset, flip: Profile) -> tuple[str, str]:
     """(verdict, what identify found): recovered, missed, invisible, invented or unsound."""
     ((switch, value),) = flip.changed_switches.items()
-    found = identify(PlaysAs(flip), suite(), ruleset, MODEL)
+    found = identify(plays_as(flip), suite(), ruleset, MODEL)
     named = found.ties.get(switch, [found.assignment[switch]])
     seen = f"{switch}={' or '.join(named)}; {found.closest()}"
     if all(answer(o) == as_itself(ruleset.name)[o.case.id] for o in found.outcomes):
         # no case answers differently under the flip: identify must not invent a reading
         return ("invisible" if not found.changes and found.closest() == ruleset.name else "invented"), seen
     # a case the flip admits that a plain run of the flip fails: the suite does not pin everything the flip
-    # changes (switch-pinning check); PlaysAs's answers are judged under the rules asked, a plain run's under the flip
+    # changes (switch-pinning check); plays_as's answers are judged under the rules asked, a plain run's under the flip
     failing = [o.case for o in found.outcomes if o.status != "passed" and flip.admits(o.case.requires, o.case.options)]
     if any(run_one(ReferenceEngine(), case, flip).status != "passed" for case in failing):
         return "unsound", seen

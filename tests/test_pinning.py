@@ -88,3 +88,35 @@ def test_a_case_fails_a_flip_of_a_ruleset_that_does_not_run_it(tmp_path):
     failed = {(r.flip.base.name, r.flip.name, r.flip.after) for r in results for _ in r.failed}
     assert ("narde-guide", "head-exception", "game-first-roll") in failed
     assert "planted-coke-is-mars (" in table(results) and "fails under narde-guide: head-exception" in table(results)
+
+
+# Includes only: under hitting=blots white's 6-1 may also hit on white's 14 (20/14*), which leaves the listed play
+# legal, so asked under the flip the case still passes; but an engine that hits while asked under hitting=none
+# answers a position with a checker on the bar, impossible there, so the case depends on `hitting` all the same.
+HIT_ON_THE_WAY = """\
+game: narde
+cases:
+  - id: planted-includes-past-a-lone-checker
+    rules: [nd.point.single-holds]
+    title: white 6-1 from 20, a lone black checker on white's 14 (black's 2)
+    requires: {PINS}
+    position:
+      white: {20: 1, 1: 14}
+      black: {24: 14, 2: 1}
+    turn: white
+    roll: [6, 1]
+    expect:
+      includes: ["20/19/13"]
+    derivation: By hand, from the rules.
+"""
+
+
+def test_a_pin_is_needed_where_an_engine_reading_the_flip_answers_an_impossible_position(tmp_path):
+    path = tmp_path / "hit.yaml"
+    path.write_text(HIT_ON_THE_WAY.replace("{PINS}", "{}"))
+    results = check(ReferenceEngine(), load_file(path), rulesets())
+    found = {(r.flip.base.name, r.flip.name, r.flip.after) for r in results for _ in r.unpinned}
+    assert found == {("narde-guide", "hitting", "blots"), ("narde-variant", "hitting", "blots")}
+    assert "(playing the flip, asked as narde-guide)" in table(results)
+    path.write_text(HIT_ON_THE_WAY.replace("{PINS}", "{hitting: none}"))
+    assert ok(check(ReferenceEngine(), load_file(path), rulesets()))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.identify import PlayingAs
 from gammonspec.conformance.profiles import Profile
+from gammonspec.conformance.runner import PlayingAs
 from gammonspec.reference import ReferenceEngine
 
 
-def PlaysAs(profile: Profile) -> PlayingAs:  # noqa: N802 - named as the engine it makes
+def plays_as(profile: Profile) -> PlayingAs:
     """Answers every query by `profile`'s switch values (the request's options kept)."""
     return PlayingAs(ReferenceEngine(), profile)
