@@ -57,3 +57,22 @@ def test_javascript_engine_on_the_page_is_the_tested_file_and_passes_backgammon_
     legal_plays = [o for o in outcomes if o.case.queries in ({"legal-plays"}, {"legal-plays", "next-segment"})]
     assert len(asked) > 100 and asked == legal_plays
     assert all(o.status == "passed" for o in asked), [(o.case.id, o.message) for o in asked if o.status != "passed"]
+
+
+def test_the_message_table_covers_the_engine_protocol_and_its_capabilities() -> None:
+    """messages.QUERIES is the one table: each method of the Engine protocol (but info) is one query, with the
+    method's parameters in order, and the capabilities it names are those an EngineInfo may declare."""
+    import inspect
+
+    from gammonspec.conformance.engine import CAPABILITIES, Engine
+    from gammonspec.conformance.messages import FIELDS, QUERIES
+
+    methods = {name for name, _ in inspect.getmembers(Engine, inspect.isfunction) if not name.startswith("_")}
+    assert methods - {"info"} == {q.method for q in QUERIES.values()}
+    for query in QUERIES.values():
+        params = list(inspect.signature(getattr(Engine, query.method)).parameters)[1:]
+        assert tuple(params) == query.params, query.method
+        assert set(query.params) <= set(FIELDS), query.method
+    assert {q.capability for q in QUERIES.values()} == set(CAPABILITIES)
+    page = PAGE.read_text()
+    assert all(f'"{q.request_type}"' in page or f"`{q.request_type}`" in page for q in QUERIES.values())
