@@ -138,7 +138,8 @@ def position_contact(rng: random.Random, side: Side, game: str = BG) -> Layout:
 
 
 def position_bar(rng: random.Random, side: Side, game: str = BG) -> Layout:
-    """The mover on the bar, the opponent's home board (the mover's 19-24) partly closed, blots to hit."""
+    """The mover on the bar, its entry points (its 19-24, the opponent's home board in backgammon) partly closed,
+    blots to hit."""
     my_bar = rng.randint(1, 4)
     their_bar = rng.choice((0, 0, 0, 1))
     me = _placement(rng, CHECKERS - my_bar, list(range(1, 25)), set(), (2, 8))
