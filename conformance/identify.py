@@ -1,15 +1,15 @@
 """`gammonspec identify`: which switch values and options an engine's answers are consistent with.
 
-Every case of a game is asked under the rules the engine is run as (its declared ruleset or profile),
-whatever the case requires. A case pins the switch values its expectation depends on; what an engine
-reading one pinned switch (or option) otherwise would answer is modelled by the reference engine playing
-the same case with that one value changed, its answer judged under the rules asked as the engine's is
-(it passes the whole suite under every one-switch flip: `gammonspec pinning`). The model only tells
-which cases tell two values apart; every expectation is still the case's own. A case is evidence for a value only where it tells it from the others: a pass
-supports every value under which the model passes too, and a failure is explained by a value only when
-the model playing it gives the engine's very answer. The closest profile is the assignment that fits
-the most answers, the fewest changes from the declared one on a tie; failures it does not fit are
-unexplained: bugs, not readings.
+Every case of a game is asked under the rules the engine is run as (its declared ruleset or profile), whatever
+the case requires. A case pins the switch values its expectation depends on; what an engine reading one pinned
+switch (or option) otherwise would answer is modelled by the reference engine playing the same case with that
+one value changed, its answer judged under the rules asked as the engine's is (it passes the whole suite under
+every one-switch flip: `gammonspec pinning`). The model only tells which cases tell two values apart; every
+expectation is still the case's own. A case is evidence for a value only where it tells it from the others: a
+pass supports every value under which the model passes too, and a failure is explained by a value only when
+the model playing it gives the engine's very answer. The closest profile is the assignment that fits the most
+answers, the fewest changes from the declared one on a tie; failures it does not fit are unexplained: bugs,
+not readings.
 """
 
 from __future__ import annotations
