@@ -39,10 +39,16 @@ def turn_results(state: State, rules: Rules) -> tuple[Layouts, int]:
     groups = {start: state}
     frontier = {start: {g.to_view(state.layout, state.turn)}}
     finals: set[Position] = set()  # in the owner's view
+    played: dict[Group, set[Position]] = {}  # the positions each group has been played from
     widest = 1
     while frontier:
         following: dict[Group, set[Position]] = {}
         for group, positions in frontier.items():
+            # a position a group has been played from before adds nothing: where a broken rule passes numbers
+            # round for ever, the search stops (and such a turn has no end)
+            done = played.setdefault(group, set())
+            positions -= done
+            done |= positions
             current = groups[group]
             for me, them in positions:
                 results, _, after = search_view(current, me, them, rules, g)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from gammonspec.conformance.state import State, TurnContext
+from gammonspec.conformance.state import Layout, State, TurnContext
 from gammonspec.reference.movegen import search
 from gammonspec.reference.turn import turn_results
 from independent_crazy import chain_results
+from mutants import all_mutants
 from test_crazy_independent import _rules, random_layout
 
 ROLLS = [(5, 5), (5, 5), (5, 5), (6, 6), (3, 1), (6, 2), (5, 4), (2, 1)]
@@ -40,3 +41,18 @@ def test_whole_turns_match_independent_chains(ruleset: str) -> None:
         independent = chain_results(layout, "white", dice, context, rules)
         assert {lay.key() for lay in mine} == independent, f"{ruleset} {layout.key()} roll {dice} {context}"
     assert longer >= SAMPLES // 8  # turns of more than one segment: chains or passed numbers
+
+
+def test_a_turn_passed_round_for_ever_stops() -> None:
+    """White's 15 checkers on its 5-point bear one off with the 5; the 6 passes to black, who cannot use it
+    either.  Under the mutant that passes it back (cn.unplayable.once broken) the 6 would go round for ever:
+    the search stops, with no end, where it once never returned."""
+    rules = _rules("crazy-narde")
+    white, black = [0] * 24, [0] * 24
+    white[4], black[1] = 15, 4
+    state = State(Layout("crazy-narde", tuple(white), tuple(black), (0, 0), (0, 11)), "white", (6, 5))
+    borne_off = Layout("crazy-narde", (0, 0, 0, 0, 14, *[0] * 19), tuple(black), (0, 0), (1, 11))
+    assert list(turn_results(state, rules)[0]) == [borne_off]
+    (passed_back,) = (m for m in all_mutants() if m.name == "passed-back-again")
+    with passed_back.applied():
+        assert list(turn_results(state, rules)[0]) == []
