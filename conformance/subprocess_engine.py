@@ -178,6 +178,8 @@ class SubprocessEngine:
     """The Engine protocol on top of a child process."""
 
     def __init__(self, command: str, timeout: float = 10.0, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+        if not hasattr(select, "poll"):  # the pipes are read with poll and the engine stopped by process group
+            raise EngineLoadError("--engine-cmd needs a POSIX system (Linux, macOS); on Windows, run it under WSL")
         self.command, self.timeout, self.startup_timeout = command, timeout, startup_timeout
         self.words = command_words(command)
         self.restarts = 0

@@ -443,3 +443,14 @@ def test_a_process_group_is_stopped_whole(spawn, tmp_path):
     (outcome,) = run(engine, pairs)
     assert outcome.status == "errored" and "no answer within" in outcome.message
     assert engine.restarts == 1
+
+
+def test_engine_cmd_without_poll_is_one_line(monkeypatch, capsys):
+    """Where select has no poll (Windows), --engine-cmd is refused in one line, not an internal error."""
+    from gammonspec.conformance import cli
+
+    monkeypatch.delattr(select, "poll")
+    assert cli.main(["run", "-q", "--case", MINI_IDS[0], "--engine-cmd", "gammonspec serve"]) == 2
+    out, err = capsys.readouterr()
+    assert err == "gammonspec: --engine-cmd needs a POSIX system (Linux, macOS); on Windows, run it under WSL\n"
+    assert out == ""
