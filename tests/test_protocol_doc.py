@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -44,6 +45,8 @@ def test_javascript_engine_on_the_page_is_the_tested_file_and_passes_backgammon_
     assert len(code.group(1).splitlines()) < 150
     node = shutil.which("node")
     if node is None:
+        if os.environ.get("GAMMONSPEC_NODE_REQUIRED"):
+            pytest.fail("node is required here (GAMMONSPEC_NODE_REQUIRED is set)")
         pytest.skip("node is not installed")
     engine = SubprocessEngine(f"{node} {JS_ENGINE}", timeout=30)
     try:
