@@ -602,6 +602,20 @@ FAULTS: list[Fault] = [
     _check(
         "unclear-message", "roll-of-one-die", _g(("roll: [6, 5]", "roll: [6]")), 8, "cases/0/roll: [6] is too short"
     ),
+    _check(  # an empty list expects nothing: the case would pass whatever the engine answers
+        "lost-result",
+        "empty-includes",
+        _g(('plays:\n        - "24/13"\n        - "24/18 13/8"', "includes: []")),
+        10,
+        "cases/0/expect/includes: [] should be non-empty",
+    ),
+    _check(
+        "lost-result",
+        "empty-excludes-in-a-step",
+        _s(('expect: {includes: ["8/3 6/3"]}', "expect: {excludes: []}")),
+        12,
+        "cases/0/steps/1/expect/excludes: [] should be non-empty",
+    ),
     _check(
         "unclear-message",
         "sixteen-checkers",
