@@ -37,13 +37,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def _seconds(text: str) -> float:
+MOST_SECONDS = 86_400  # a day: the longest time limit (the clocks that wait overflow far beyond it)
+
+
+def seconds(text: str) -> float:
+    """A time limit from the command line: seconds above 0, at most MOST_SECONDS."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    if not 0 < value <= MOST_SECONDS:  # false for nan too
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0 and at most {MOST_SECONDS:,}")
     return value
 
 
@@ -123,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--seed", type=int, default=0, help="the seed of the random states (default 0)")
     fuzz.add_argument("--count", type=jobs.positive, default=1000, help="states per ruleset or profile (default 1000)")
-    fuzz.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this many seconds in all")
+    fuzz.add_argument("--time", type=seconds, metavar="SECONDS", help="stop after this many seconds in all")
     fuzz.add_argument("--max-failures", type=jobs.positive, default=10, help="stop at this many distinct failures")
     fuzz.add_argument(
         "--out", type=Path, default=Path("fuzz-drafts"), metavar="DIR", help="the folder for draft cases (fuzz-drafts)"
@@ -215,10 +219,10 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
     engine.add_argument(
         "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
     )
-    command.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per request (default 10)")
+    command.add_argument("--timeout", type=seconds, default=10.0, help="seconds per request (default 10)")
     command.add_argument(
         "--startup-timeout",
-        type=_seconds,
+        type=seconds,
         default=60.0,
         help="seconds for the engine to start and answer the handshake (default 60)",
     )

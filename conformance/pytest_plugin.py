@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from .cases import Case, suite
+from .cli import MOST_SECONDS, seconds
 from .engine import Engine, EngineFailure, EngineLoadError
 from .rulesets import Ruleset, rulesets
 from .runner import Filters, plan, run_one, skip_reason
@@ -27,7 +28,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gammonspec-ruleset", action="append", default=[], help="only this ruleset")
     group.addoption("--gammonspec-game", action="append", default=[], help="only this game")
     group.addoption(
-        "--gammonspec-timeout", type=float, default=10.0, metavar="SECONDS", help="seconds per request (default 10)"
+        "--gammonspec-timeout",
+        type=seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help=f"seconds per request, above 0 and at most {MOST_SECONDS:,} (default 10)",
     )
 
 

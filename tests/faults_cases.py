@@ -90,7 +90,7 @@ BROKEN_LINE = "gammonspec: {tmp}/bad/c.yaml:8: cases/0/roll/1: 9 is greater than
 MINI_PASSES = "gammonspec-reference 0.1.0 against gammonspec 0.1.0: 6 passed, 0 failed"
 ALIAS = "aliases (*name) and anchors (&name) are not allowed in case files: write the value out"
 MERGE = "merge keys (<<) are not allowed in case files: write the fields out"
-NOT_NUMBER = "gammonspec run: argument --timeout: {!r} is not a number of seconds above 0 (see gammonspec run --help)"
+NOT_NUMBER = "gammonspec run: argument --timeout: {!r} is not a number of seconds above 0 and at most 86,400 (see gammonspec run --help)"
 GAMES = "'backgammon', 'narde', 'crazy-narde'"
 
 FAULTS: list[Fault] = [
@@ -794,6 +794,12 @@ FAULTS: list[Fault] = [
     _usage("game-with-no-cases", (*RUN_MINI, "--game", "narde"), "gammonspec: no case matches the filters", MINI),
     _usage("timeout-inf", ("run", "--timeout", "inf"), NOT_NUMBER.format("inf")),
     _usage("timeout-zero", ("run", "--timeout", "0"), NOT_NUMBER.format("0")),
+    _usage("timeout-past-the-clocks", ("run", "--timeout", "1e10"), NOT_NUMBER.format("1e10")),
+    _usage(
+        "startup-timeout-past-the-clocks",
+        ("run", "--startup-timeout", "1e10"),
+        NOT_NUMBER.format("1e10").replace("--timeout", "--startup-timeout"),
+    ),
     _usage("timeout-text", ("run", "--timeout", "soon"), NOT_NUMBER.format("soon")),
     _usage("no-command", (), "gammonspec: the following arguments are required: command (see gammonspec --help)"),
     _usage(
