@@ -413,6 +413,8 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
     finally:
         if hasattr(engine, "close"):
             engine.close()
+    if not results:
+        return EXIT_USAGE  # each transcript's error is said above
     seconds = time.perf_counter() - began
     print(text(results, info, seconds, args.quiet))
     if args.json:

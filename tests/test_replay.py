@@ -296,3 +296,13 @@ def test_a_single_games_export_names_the_players_without_a_score(tmp_path):
     text = " 0 point match\n\n Game 1\n alice                          bob\n  1) 31: 8/5 6/5\n"
     transcript = read(write(tmp_path, "game.mat", text))
     assert transcript.players == ("alice", "bob") and transcript.games[0].score is None
+
+
+def test_a_run_whose_every_transcript_is_refused_says_so_in_one_line(capsys):
+    """gnubg-1pt.sgf was played without Jacoby, so under jacoby=true the one transcript is refused."""
+    status = cli.main(["replay", "--switch", "jacoby=true", str(FIXTURES / "gnubg-1pt.sgf")])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == ""
+    assert captured.err.splitlines() == [
+        f"gammonspec: {FIXTURES / 'gnubg-1pt.sgf'}: played with jacoby off, which backgammon+jacoby=true does not allow"
+    ]
