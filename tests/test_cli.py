@@ -376,4 +376,7 @@ def test_timeout_must_be_a_positive_number(value, capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["run", "--timeout", value])
     assert info.value.code == 2
-    assert f"argument --timeout: {value!r} is not a number of seconds above 0 and at most 86,400" in capsys.readouterr().err
+    assert (
+        f"argument --timeout: {value!r} is not a number of seconds above 0 and at most 86,400"
+        in capsys.readouterr().err
+    )
