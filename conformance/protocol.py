@@ -90,12 +90,20 @@ def _loads(line: str) -> Any:
 def decode(line: str, kind: str) -> dict[str, Any]:
     try:
         message = _loads(line)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(f"not JSON ({exc.msg}): {line[:120]!r}") from None
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, an integer of too many digits, too deep
+        raise ProtocolError(f"not JSON ({_unreadable(exc)}): {line[:120]!r}") from None
     positions = message.get("positions") if isinstance(message, dict) else None
     if isinstance(positions, list) and len(positions) > MAX_POSITIONS:  # before the schema: checking them is slow
         raise ProtocolError(f"positions: {len(positions):,} of them, over the protocol's limit of {MAX_POSITIONS:,}")
     return check(kind, message)
+
+
+def _unreadable(exc: ValueError | RecursionError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, RecursionError):
+        return "nested too deep"
+    return str(exc).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer string conversion"
 
 
 # orjson refuses (so json decides) what json would not write as orjson does

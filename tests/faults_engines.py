@@ -405,6 +405,38 @@ FAULTS: list[Fault] = [
         1,
     ),
     Fault(
+        "unclear-message",
+        "answer-nested-too-deep",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py deep",
+        ),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: not JSON (nested too deep): "
+        + repr('{"type": "plays", "id": "1", "positions": ' + "[" * 78)
+        + " [engine: {python} {engines}/bad_process.py deep]",
+        1,
+    ),
+    Fault(
+        "unclear-message",
+        "answer-number-of-100000-digits",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py long-number",
+        ),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: not JSON (Exceeds the limit (4300 digits) for integer string conversion): "
+        + repr('{"type": "plays", "id": "1", "positions": ' + "9" * 78)
+        + " [engine: {python} {engines}/bad_process.py long-number]",
+        1,
+    ),
+    Fault(
         "traceback",
         "answer-not-utf8",
         (

@@ -85,6 +85,13 @@ def misbehave(message: dict, reply: dict) -> bool:
         "skip-all": json.dumps({"type": "skip", "id": rid, "reason": "not today"}).encode(),
         "no-id": json.dumps({k: v for k, v in reply.items() if k != "id"}).encode(),
         "extra-field": json.dumps({**reply, "debug": {"nodes": 12}}).encode(),
+        "deep": b'{"type": "plays", "id": "'
+        + rid.encode()
+        + b'", "positions": '
+        + b"[" * 100_000
+        + b"]" * 100_000
+        + b"}",
+        "long-number": b'{"type": "plays", "id": "' + rid.encode() + b'", "positions": ' + b"9" * 100_000 + b"}",
     }
     if MODE in lines:
         say(lines[MODE])
