@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 from .profiles import Profile
 from .rulesets import Rules, Ruleset, rulesets
 from .state import SIDES, Cube, Layout, Match, Segment, Side, State
+from .terminal import clipped
 
 CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")
 ENTRY_POINT_GROUP = "gammonspec.engines"
@@ -170,10 +171,10 @@ def raised_at(exc: BaseException) -> str:
 def describe_exception(exc: BaseException) -> str:
     """One line for an exception from an engine's code: its type, its message and where it was raised."""
     if isinstance(exc, SystemExit):
-        return f"SystemExit: sys.exit({exc.code!r}) called at {raised_at(exc)}"
+        return f"SystemExit: sys.exit({clipped(repr(exc.code))}) called at {raised_at(exc)}"
     if isinstance(exc, SyntaxError):
-        return f"SyntaxError: {exc.msg} at {raised_at(exc)}"
-    return f"{type(exc).__name__}: {exc} (at {raised_at(exc)})"
+        return f"SyntaxError: {clipped(str(exc.msg))} at {raised_at(exc)}"
+    return f"{type(exc).__name__}: {clipped(str(exc))} (at {raised_at(exc)})"
 
 
 def _import(spec: str, module_name: str) -> object:

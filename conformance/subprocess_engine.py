@@ -38,6 +38,7 @@ from .messages import QUERIES
 from .protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
 from .rulesets import Rules
 from .state import Layout, Segment, State
+from .terminal import clipped
 from .yamlio import DataError
 
 __all__ = ["EngineFailure", "SubprocessEngine"]
@@ -365,9 +366,10 @@ class SubprocessEngine:
 
         reply: Any = self._exchange(request, rid, self.timeout, self.label, checked)
         if isinstance(reply, dict) and reply.get("type") == "skip":
-            raise Skip(reply["reason"])
+            raise Skip(clipped(reply["reason"]))
         if isinstance(reply, dict) and reply.get("type") == "error":
-            raise EngineFailure(f"engine error: {reply['message']}", self._stderr.text() if self._stderr else "")
+            message = clipped(reply["message"])
+            raise EngineFailure(f"engine error: {message}", self._stderr.text() if self._stderr else "")
         return reply
 
     # -- the Engine protocol ---------------------------------------------------

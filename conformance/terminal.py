@@ -9,6 +9,15 @@ _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
 
 
+MAX_MESSAGE = 300  # characters: an error names what is wrong, it never prints a whole document
+
+
+def clipped(text: str) -> str:
+    """`text` on one line of at most MAX_MESSAGE characters (runs of white space read as one space)."""
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
 def say(message: object) -> None:
     """One line for the user on stderr, made printable."""
     print(f"gammonspec: {printable(str(message))}", file=sys.stderr)

@@ -9,16 +9,14 @@ from typing import Any
 
 import yaml
 
-MAX_MESSAGE = 300  # characters: an error names what is wrong, it never prints a whole document
+from .terminal import clipped
 
 
 class DataError(ValueError):
     """Bad input data: says which file, which line (when there is one) and what is wrong, on one line."""
 
     def __init__(self, path: Path | str, line: int | None, message: str) -> None:
-        message = " ".join(message.split())
-        if len(message) > MAX_MESSAGE:
-            message = message[: MAX_MESSAGE - 1] + "…"
+        message = clipped(message)
         self.path, self.line, self.message = Path(path), line, message
         super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 

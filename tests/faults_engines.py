@@ -404,6 +404,22 @@ FAULTS: list[Fault] = [
         "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: not JSON (Expecting value): 'thinking... done!\\n' [engine: {python} {engines}/bad_process.py garbage]",
         1,
     ),
+    Fault(  # the engine's message is cut to the 300 characters of an error line, on stderr and in the reports
+        "unclear-message",
+        "answer-error-of-three-megabytes",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py error-huge",
+        ),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: engine error: "
+        + "E" * 299
+        + "…",
+        1,
+    ),
     Fault(
         "unclear-message",
         "answer-nested-too-deep",
@@ -793,6 +809,15 @@ FAULTS: list[Fault] = [
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:factory_raises"),
         "gammonspec: cannot load engine 'bad_python:factory_raises': factory_raises() raised OSError: cannot open the neural net weights (at {engines}/bad_python.py:192)",
         2,
+    ),
+    Fault(  # the exception's message is cut to the 300 characters of an error line
+        "unclear-message",
+        "python-raises-three-megabytes",
+        ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:PlaysRaiseThreeMegabytes"),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: ValueError: "
+        + "E" * 299
+        + "… (at {engines}/bad_python.py:200)",
+        1,
     ),
     Fault(
         "traceback",

@@ -83,6 +83,7 @@ def misbehave(message: dict, reply: dict) -> bool:
         "wrong-type": json.dumps({"type": "game-result", "id": rid, "result": None}).encode(),
         "ansi-error": json.dumps({"type": "error", "id": rid, "message": "\x1b[31mred alert\x1b[0m\x07"}).encode(),
         "skip-all": json.dumps({"type": "skip", "id": rid, "reason": "not today"}).encode(),
+        "error-huge": json.dumps({"type": "error", "id": rid, "message": "E" * 3_000_000}).encode(),
         "no-id": json.dumps({k: v for k, v in reply.items() if k != "id"}).encode(),
         "extra-field": json.dumps({**reply, "debug": {"nodes": 12}}).encode(),
         "deep": b'{"type": "plays", "id": "'

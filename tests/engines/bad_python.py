@@ -193,3 +193,8 @@ def factory_raises():
 
 
 not_callable = 42
+
+
+class PlaysRaiseThreeMegabytes(Base):
+    def legal_plays(self, state, rules):  # type: ignore[no-untyped-def]
+        raise ValueError("E" * 3_000_000)
