@@ -281,7 +281,7 @@ def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Rulese
     """What the cases run under: the profiles given, or every ruleset; `--switch` values on top of each."""
     targets: list[Ruleset | Profile] = [profiles.load(path) for path in profile_files] or list(rulesets().values())
     if switches:
-        changes = [profiles.parse_override(text) for text in switches]
+        changes = profiles.parse_overrides(switches)
         targets = [profiles.override(target, changes) for target in targets]
     return {target.name: target for target in targets}
 
@@ -476,7 +476,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
             declared = [profiles.load(args.profile) if args.profile else rulesets()[args.ruleset]]
         else:
             declared = [*info.profiles, *(rulesets()[n] for n in info.rulesets if n in rulesets())]
-        changes = [profiles.parse_override(text) for text in args.switch]
+        changes = profiles.parse_overrides(args.switch)
         games = args.game or sorted({t.game for t in declared})
         targets = [identify.asked_as(declared, game) for game in games]
         if not targets or not all(targets):

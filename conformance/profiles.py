@@ -164,11 +164,25 @@ def parse_override(text: str) -> tuple[str, Any]:
         if kind == "boolean" and value in ("true", "false"):
             return name, value == "true"
         if kind == "integer" and value.lstrip("-").isdigit():
+            least = known["options"][name].get("minimum")
+            if least is not None and int(value) < least:
+                raise ValueError(f"--switch {text!r}: option {name} is at least {least}")
             return name, int(value)
         raise ValueError(f"--switch {text!r}: option {name} is {kind}")
     raise ValueError(
         f"--switch {text!r}: no switch or option {name!r} (switches: {', '.join(known['switches'])}; options: {', '.join(known['options'])})"
     )
+
+
+def parse_overrides(texts: Iterable[str]) -> list[tuple[str, Any]]:
+    """Every `--switch` (parse_override); a name given two values is a ValueError."""
+    changes: dict[str, Any] = {}
+    for text in texts:
+        name, value = parse_override(text)
+        if changes.get(name, value) != value:
+            raise ValueError(f"--switch {text!r}: {name} is given another value too ({str(changes[name]).lower()})")
+        changes[name] = value
+    return list(changes.items())
 
 
 def override(target: Ruleset | Profile, changes: Iterable[tuple[str, Any]]) -> Ruleset | Profile:

@@ -191,6 +191,10 @@ def check_options(options: dict[str, Any], path: Path, where: Any, what: str) ->
             raise DataError(
                 path, locate(where, name), f"{what}: option {name} must be {known[name]['type']}, got {value!r}"
             )
+        if value < known[name].get("minimum", value):
+            raise DataError(
+                path, locate(where, name), f"{what}: option {name} is at least {known[name]['minimum']}, got {value}"
+            )
 
 
 def load_ruleset(path: Path) -> Ruleset:

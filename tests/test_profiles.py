@@ -84,6 +84,10 @@ def test_full_assignment_takes_the_closest_ruleset_as_base():
             "p.yaml:3: profile x: option coke-value must be integer",
         ),
         (
+            "name: x\nbase: narde-guide\noptions: {coke-value: 0}\n",
+            "p.yaml:3: profile x: option coke-value is at least 1, got 0",
+        ),
+        (
             "name: x\nbase: narde-guide\ngame: backgammon\n",
             "p.yaml:3: profile x: base narde-guide is a narde ruleset, not backgammon",
         ),
@@ -173,12 +177,22 @@ def test_cli_profile_against_an_engine_that_reads_no_switches(capsys):
         ("six-block=sometimes", "switch six-block has no value 'sometimes'"),
         ("sixblock=allowed", "no switch or option 'sixblock'"),
         ("jacoby=yes", "option jacoby is boolean"),
+        ("coke-value=-3", "option coke-value is at least 1"),
     ],
 )
 def test_cli_bad_switch_is_one_line_and_exit_2(capsys, switch, message):
     assert cli.main(["run", "-q", "--switch", switch]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_cli_switch_given_two_values_is_one_line_and_exit_2(capsys):
+    argv = ["run", "-q", "--switch", "six-block=allowed", "--switch", "six-block=banned-within-turn"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == "gammonspec: --switch 'six-block=banned-within-turn': six-block is given another value too (allowed)\n"
+    )
 
 
 def test_the_protocol_pages_profile_hello_is_valid():
