@@ -158,7 +158,7 @@ def run_engine(
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_engine(args)))
+    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_arguments(args)))
     if args.json:
         sharded = None if shard is None else {"shard": shard.to_json(), "plan": plan_keys}
         reports.write_json(args.json, outcomes, info, restarts, sharded)
@@ -216,6 +216,11 @@ def run_parallel(
         restarts += chunk_restarts
     next(ticks, None)  # the progress bar closes
     return outcomes, restarts
+
+
+def rerun_arguments(args: argparse.Namespace) -> str:
+    """The engine and case-file arguments of a command line that reruns a case of this run."""
+    return " ".join([rerun_engine(args), *(f"--cases {shlex.quote(str(path))}" for path in args.cases)]).strip()
 
 
 def rerun_engine(args: argparse.Namespace) -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
+from pathlib import Path
 
 import fake_engines as fe
+from conftest import MINI_SUITE
 from gammonspec.conformance import cli, reports
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.engine import MatchOutcome
@@ -99,6 +101,17 @@ def test_rerun_line_of_a_profile_names_its_switches(capsys):
     out = capsys.readouterr().out
     assert "rerun: gammonspec run --engine fake_engines:DropOne --case nd-move-" in out
     assert "--ruleset narde-guide --switch cube=doubling" in out
+
+
+def test_the_rerun_line_of_an_own_case_file_reruns_it(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(MINI_SUITE, encoding="utf-8")
+    assert cli.main(["run", "--engine", "fake_engines:DropOne", "--cases", "mine.yaml"]) == 1
+    (line,) = {line for line in capsys.readouterr().out.splitlines() if "rerun: " in line and "mini-spread-65" in line}
+    argv = shlex.split(line.split("rerun: ", 1)[1])
+    assert argv[:2] == ["gammonspec", "run"] and "--cases" in argv
+    assert cli.main(argv[1:]) == 1
+    assert "0 passed, 1 failed" in capsys.readouterr().out
 
 
 def test_a_hitting_flip_of_narde_is_judged_and_served_under_its_own_switch():
