@@ -277,6 +277,14 @@ def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) ->
     return None
 
 
+def _nothing_planned(args: argparse.Namespace, cases: tuple[Case, ...]) -> str:
+    """Why no case runs under any target, when every filter given matched something."""
+    if args.game or args.ruleset or args.rule or args.case:
+        return "no case matches the filters"
+    under = "the profiles and --switch values given" if args.profile or args.switch else "the rulesets"
+    return f"no case loaded ({len(cases)}) applies: {under} lack the switch values or options the cases require"
+
+
 def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Ruleset | Profile]:
     """What the cases run under: the profiles given, or every ruleset; `--switch` values on top of each."""
     targets: list[Ruleset | Profile] = [profiles.load(path) for path in profile_files] or list(rulesets().values())
@@ -343,7 +351,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         loaded.cases, targets, Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     )
     if not pairs:
-        say("no case matches the filters")
+        say(_nothing_planned(args, loaded.cases))
         return EXIT_USAGE
     data = export.document(pairs)
     export.check(data)
@@ -423,7 +431,7 @@ def _run_cases(args: argparse.Namespace, early: EarlyHandshake) -> int:
         return EXIT_USAGE
     pairs = plan(loaded.cases, targets, filters)
     if not pairs:
-        say("no case matches the filters")
+        say(_nothing_planned(args, loaded.cases))
         return EXIT_USAGE
     status = run_engine(
         args,
