@@ -16,16 +16,26 @@ from typing import Any
 
 from .reports import STATUSES
 from .runner import skip_kind
+from .validation import compiled
 from .yamlio import DataError, read_text
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """A report, checked against schema/report.schema.json; DataError naming the file when it is not one."""
     try:
         data = json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise DataError(path, exc.lineno, f"not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise DataError(path, None, "not a gammonspec JSON report: nested too deep") from None
+    except ValueError:  # the one other failure of json.loads
+        raise DataError(path, None, "not a gammonspec JSON report: an integer of over 4,300 digits") from None
     if not isinstance(data, dict) or "suite" not in data:
         raise DataError(path, None, "not a gammonspec JSON report")
+    failure = compiled("report").failure(data)
+    if failure is not None:
+        where = "/".join(map(str, failure[0])) or "(top)"
+        raise DataError(path, None, f"not a gammonspec JSON report as written: {where}: {failure[1]}")
     if data.get("error"):
         raise DataError(path, None, f"the run of this report did not start: {data['error']}")
     return data

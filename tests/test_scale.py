@@ -6,12 +6,15 @@ import json
 
 import pytest
 from gammonspec.conformance import cli, jobs
+from gammonspec.conformance.validation import compiled
 
 SMALL = ["--ruleset", "narde-guide", "--rule", "nd.head.*"]  # a few dozen cases: cheap
 
 
 def read(path) -> dict:
+    """A report gammonspec wrote, checked against schema/report.schema.json, without the times."""
     data = json.loads(path.read_text())
+    assert compiled("report").failure(data) is None, path
     for result in data.get("results", []):
         result.pop("time")  # the engine's time on a case differs from run to run
     return data
@@ -52,6 +55,8 @@ def test_jobs_and_shards_count_the_same_perft_tree(tmp_path, capsys):
         assert cli.main([*args, "--json", str(part)]) == 0
     merged = tmp_path / "merged.json"
     assert cli.main(["merge", *map(str, parts), "--json", str(merged)]) == 0
+    for path in (whole, *parts, merged):
+        read(path)
     got, want = json.loads(merged.read_text()), json.loads(whole.read_text())
     assert got == want and want["tables"][0]["positions"] == 903
     sizes = [len(json.loads(p.read_text())["tables"][0]["units"]) for p in parts]
@@ -80,6 +85,37 @@ def test_merge_refuses_what_is_not_one_whole_campaign(shards, which, message, ca
     assert cli.main(["merge", *map(str, which(shards)), "--json", str(shards[0].with_name("m.json"))]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_reports_of_failures_skips_errors_and_of_a_run_that_did_not_start_are_as_the_schema_says(tmp_path, capsys):
+    statuses = set()
+    for engine in ("fake_engines:DropOne", "fake_engines:Skips", "fake_engines:Raises"):
+        path = tmp_path / "r.json"
+        cli.main(["run", "-q", "--engine", engine, "--game", "backgammon", "--json", str(path)])
+        statuses |= {r["status"] for r in read(path)["results"]}
+    assert {"passed", "failed", "skipped", "errored"} <= statuses
+    assert cli.main(["run", "-q", "--engine", "no_such_module:Engine", "--json", str(tmp_path / "e.json")]) == 2
+    assert read(tmp_path / "e.json")["error"]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.pop("results"), "(top): 'results' is a required property"),
+        (lambda d: d["results"].append(42), "42 is not of type 'object'"),
+        (lambda d: d["results"][0].update(status="weird"), "status: 'weird' is not one of"),
+        (lambda d: d["engine"].pop("restarts"), "engine: 'restarts' is a required property"),
+    ],
+)
+def test_merge_refuses_a_report_not_as_written(shards, change, message, capsys):
+    data = json.loads(shards[0].read_text())
+    change(data)
+    shards[0].write_text(json.dumps(data))
+    capsys.readouterr()
+    assert cli.main(["merge", *map(str, shards), "--json", str(shards[0].with_name("m.json"))]) == 2
+    err = capsys.readouterr().err
+    assert f"{shards[0]}: not a gammonspec JSON report as written: " in err and message in err
+    assert len(err.splitlines()) == 1
 
 
 def test_merge_refuses_shards_of_different_campaigns(shards, tmp_path, capsys):
