@@ -35,6 +35,7 @@ from .perft import (
 )
 from .position_ids import decode_xgid, encode_xgid
 from .profiles import Profile
+from .protocol import ProtocolError, check_state
 from .reports import write_atomically
 from .rulesets import Rules, Ruleset
 from .state import State, StateError
@@ -56,11 +57,17 @@ def root_of(args: argparse.Namespace) -> Node | None:
     if args.state:
         text = read_text(args.state)
         try:
-            return Node.of(State.from_wire(json.loads(text)))
+            data = json.loads(text)
+            check_state(data)
+            return Node.of(State.from_wire(data))
         except json.JSONDecodeError as exc:
             raise DataError(args.state, exc.lineno, f"not JSON: {exc.msg}") from None
-        except (StateError, TypeError, AttributeError) as exc:
+        except RecursionError:
+            raise DataError(args.state, None, "not a protocol state: nested too deep") from None
+        except (ProtocolError, StateError) as exc:
             raise DataError(args.state, None, f"not a protocol state: {exc}") from None
+        except ValueError:  # json.loads' one other failure
+            raise DataError(args.state, None, "not a protocol state: an integer of over 4,300 digits") from None
     return None
 
 

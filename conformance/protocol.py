@@ -24,6 +24,7 @@ from .engine import (
 )
 from .messages import QUERIES, check_answer, check_methods
 from .state import Layout, StateError
+from .terminal import clipped
 from .validation import Compiled, schema
 
 try:  # JSON read and written in Rust, where a wheel of it is installed (pyproject: as jsonschema-rs)
@@ -50,6 +51,19 @@ def _messages(kind: str) -> dict[str, tuple[dict[str, Any], Compiled]]:
         for value in type_.get("enum", [type_.get("const")]):
             messages[value] = entry
     return messages
+
+
+@cache
+def _definition(name: str) -> Compiled:
+    return Compiled({"$ref": f"#/$defs/{name}", "$defs": schema("protocol")["$defs"]}, json_shaped=True)
+
+
+def check_state(data: Any) -> None:
+    """Raise ProtocolError unless `data` is a protocol state (the schema's `state`), as a file may hold one."""
+    failure = _definition("state").failure(data)
+    if failure is not None:
+        path, text, _ = failure
+        raise ProtocolError(f"{'/'.join(map(str, path)) or '(top)'}: {clipped(text)}")
 
 
 def check(kind: str, message: Any) -> dict[str, Any]:

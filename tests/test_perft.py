@@ -15,6 +15,7 @@ import pytest
 from gammonspec.conformance import cli
 from gammonspec.conformance.perft import ROLLS, Node, Perft, published, roll_text
 from gammonspec.conformance.rulesets import rulesets
+from gammonspec.conformance.state import State, start_layout
 from gammonspec.reference import ReferenceEngine
 
 MUTANT = f"{sys.executable} {Path(__file__).parent / 'engines' / 'mutant_engine.py'}"
@@ -95,6 +96,36 @@ def test_a_state_file_that_is_not_json_names_the_file(tmp_path, capsys):
     bad.write_text("{not json")
     assert cli.main(["perft", "-d", "1", "--state", str(bad)]) == 2
     assert f"{bad}:1: not JSON" in capsys.readouterr().err
+
+
+START = json.dumps(State(start_layout("backgammon"), "white", (6, 5)).to_wire())
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (START.replace('"rolls_in_game": 0', '"rolls_in_game": NaN'), "context/rolls_in_game: nan is not of type"),
+        (START.replace('"value": 1', '"value": Infinity'), "cube/value: inf is not one of"),
+        (START.replace('"dice": [6, 5]', '"dice": [6.5, 5]'), "dice/0: 6.5 is not of type 'integer'"),
+        (START.replace('"white": [0, 0, 0, 0, 0, 5', '"white": ["0", 0, 0, 0, 0, 5'), "position/white/0: '0' is not"),
+        (START.replace('"dice": [6, 5]', '"dice": [' + "9" * 5001 + ", 5]"), "an integer of over 4,300 digits"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+        ("[1, 2]", "(top): [1, 2] is not of type 'object'"),
+    ],
+)
+def test_a_state_file_not_as_the_protocol_says_names_the_file_and_field(tmp_path, capsys, text, message):
+    bad = tmp_path / "state.json"
+    bad.write_text(text)
+    assert cli.main(["perft", "-d", "1", "--state", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammonspec: {bad}: not a protocol state: ") and message in err, err
+    assert len(err.splitlines()) == 1
+
+
+def test_the_state_of_these_checks_is_counted(tmp_path, capsys):
+    good = tmp_path / "state.json"
+    good.write_text(START)
+    assert cli.main(["perft", "-d", "1", "--state", str(good)]) == 0
 
 
 @pytest.mark.parametrize("option", [["--shard", "3/2"], ["--jobs", "0"], ["--depth", "0"]])
