@@ -268,6 +268,16 @@ def _writable(option: str, path: Path | None) -> None:
         raise DataError(path, None, f"{option}: {problem}")
 
 
+def _apart(args: argparse.Namespace) -> None:
+    """A run's reports go to two files, neither of them one it reads (a case file, the known failures)."""
+    read = [("--cases", p) for p in args.cases] + ([("--expect-fail", args.expect_fail)] if args.expect_fail else [])
+    written = [(o, p) for o, p in (("--json", args.json), ("--junit", args.junit)) if p is not None]
+    for k, (option, path) in enumerate(written):
+        for other, taken in read + written[:k]:
+            if path.resolve() == taken.resolve():
+                raise DataError(path, None, f"{option}: the same file as {other}: a run never writes over what it uses")
+
+
 def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) -> str | None:
     from fnmatch import fnmatchcase
 
@@ -391,6 +401,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     _writable("--json", args.json)
     _writable("--junit", args.junit)
+    _apart(args)
     try:
         early = EarlyHandshake(start(args))  # an engine process starts while the cases load
     except EngineLoadError as exc:

@@ -804,6 +804,17 @@ FAULTS: list[Fault] = [
     _usage("timeout-zero", ("run", "--timeout", "0"), NOT_NUMBER.format("0")),
     _usage("timeout-past-the-clocks", ("run", "--timeout", "1e10"), NOT_NUMBER.format("1e10")),
     _usage(
+        "json-over-the-case-file",
+        (*RUN_MINI, "--json", "{tmp}/mini.yaml"),
+        "gammonspec: {tmp}/mini.yaml: --json: the same file as --cases: a run never writes over what it uses",
+        MINI,
+    ),
+    _usage(
+        "junit-and-json-one-file",
+        ("run", "-q", "--json", "{tmp}/r", "--junit", "{tmp}/r"),
+        "gammonspec: {tmp}/r: --junit: the same file as --json: a run never writes over what it uses",
+    ),
+    _usage(
         "startup-timeout-past-the-clocks",
         ("run", "--startup-timeout", "1e10"),
         NOT_NUMBER.format("1e10").replace("--timeout", "--startup-timeout"),
