@@ -237,8 +237,8 @@ class SubprocessEngine:
             self._fail(f"engine declares a bad profile: {exc.message}")
         self.hello_notes = unknown_fields(hello)
         self._info = EngineInfo(
-            hello["name"],
-            hello["version"],
+            clipped(hello["name"]),  # shown in every summary line: one line, of bounded length
+            clipped(hello["version"]),
             tuple(hello["rulesets"]),
             tuple(c for c in hello.get("capabilities", CAPABILITIES) if c in CAPABILITIES),
             {k: tuple(v) for k, v in hello.get("options", {}).items()},

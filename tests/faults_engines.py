@@ -257,6 +257,21 @@ FAULTS: list[Fault] = [
         0,
         stream="stdout",
     ),
+    Fault(  # the name, on one line and cut to 300 characters, in the summary line
+        "unclear-message",
+        "hello-name-of-two-lines-and-a-megabyte",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py hello-name-of-two-lines-and-a-megabyte",
+        ),
+        "bad engine " + "n" * 288 + "… 0 against gammonspec 0.1.0: 1 passed, 0 failed",
+        0,
+        stream="stdout",
+    ),
     Fault(
         "lost-result",
         "hello-capability-not-offered",

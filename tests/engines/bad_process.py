@@ -36,6 +36,7 @@ def hello() -> dict:
         "hello-unknown-capability": {"capabilities": ["legal-plays", "teleport"]},
         "hello-game-result-only": {"capabilities": ["game-result"]},
         "hello-bad-name": {"name": 7},
+        "hello-name-of-two-lines-and-a-megabyte": {"name": "bad\nengine " + "n" * 1_000_000},
     }
     message = {**HELLO, **changes.get(MODE, {})}
     if MODE == "hello-no-name":
