@@ -88,11 +88,15 @@ class Transcript:
 def read(path: Path) -> Transcript:
     """The transcript in `path`, by its content: SGF when it starts with '(', else the .mat format."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")  # older Jellyfish files
+        raw = path.read_bytes()
     except OSError as exc:
         raise TranscriptError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")  # older Jellyfish files
+    if not text.strip():
+        raise TranscriptError(path, None, "empty: no match in it")
     if text.lstrip().startswith("("):
         from .sgf import read_sgf
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,7 @@ def test_good_transcripts_still_replay_beside_a_bad_one(capsys, tmp_path):
     status = cli.main(["replay", str(bad), str(FIXTURES / "gnubg-1pt.mat")])
     captured = capsys.readouterr()
     assert status == 2
-    assert captured.err == f"gammonspec: {bad}: no match length ('3 point match'): not a .mat transcript\n"
+    assert captured.err == f"gammonspec: {bad}: empty: no match in it\n"
     assert "1 game, 53 plays" in captured.out
 
 
@@ -306,3 +307,16 @@ def test_a_run_whose_every_transcript_is_refused_says_so_in_one_line(capsys):
     assert captured.err.splitlines() == [
         f"gammonspec: {FIXTURES / 'gnubg-1pt.sgf'}: played with jacoby off, which backgammon+jacoby=true does not allow"
     ]
+
+
+def test_a_transcript_saved_as_utf16_reads_as_the_utf8_one(tmp_path):
+    utf16 = tmp_path / "gnubg-1pt.mat"
+    utf16.write_bytes((FIXTURES / "gnubg-1pt.mat").read_text(encoding="utf-8").encode("utf-16"))
+    assert read(utf16) == replace(read(FIXTURES / "gnubg-1pt.mat"), path=utf16)
+
+
+def test_an_empty_transcript_says_so(tmp_path, capsys):
+    empty = tmp_path / "empty.sgf"
+    empty.write_text("")
+    assert cli.main(["replay", str(empty)]) == 2
+    assert capsys.readouterr().err == f"gammonspec: {empty}: empty: no match in it\n"
