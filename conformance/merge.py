@@ -22,8 +22,9 @@ from .yamlio import DataError, read_text
 
 def _read(path: Path) -> dict[str, Any]:
     """A report, checked against schema/report.schema.json; DataError naming the file when it is not one."""
+    text = read_text(path)  # its own located errors (cannot read, not UTF-8)
     try:
-        data = json.loads(read_text(path))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(path, exc.lineno, f"not JSON: {exc.msg}") from None
     except RecursionError:

@@ -133,3 +133,13 @@ def test_bad_scale_options_are_usage_errors(option, capsys):
     with pytest.raises(SystemExit) as exit_:
         cli.main(["perft", *option])
     assert exit_.value.code == 2 and option[0] in capsys.readouterr().err
+
+
+def test_a_state_file_with_only_what_perft_reads_is_counted(tmp_path, capsys):
+    """spec/perft.md: the state's dice and segment are ignored, so a file may leave them (and the rest) out."""
+    data = json.loads(START)
+    for field in ("dice", "context", "cube", "match", "segment"):
+        del data[field]
+    small = tmp_path / "state.json"
+    small.write_text(json.dumps(data))
+    assert cli.main(["perft", "-d", "1", "--state", str(small)]) == 0

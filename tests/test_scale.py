@@ -136,3 +136,10 @@ def test_fuzz_in_worker_processes_asks_every_state_once(tmp_path, capsys):
     assert cli.main([*args, "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["targets"][0]["positions"] == 21 and not report["failures"]
+
+
+def test_merge_reads_the_reports_gammonspec_report_writes(tmp_path, capsys):
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parent.parent / "site" / "results" / "gammonspec-reference.json"
+    assert cli.main(["merge", str(shipped), "--json", str(tmp_path / "m.json")]) == 0
