@@ -1,4 +1,4 @@
-"""The mutation check: every named rule mutant of the reference engine (tests/mutants.py) must fail
+"""The mutation check: every named rule mutant of the reference engine (conformance/mutants.py) must fail
 at least MIN_KILLS cases of the suite.
 
 Loads the suite once, runs it in process against the unmutated engine (it must pass everything),
@@ -17,15 +17,12 @@ import statistics
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from gammonspec.conformance import runner  # noqa: E402
-from gammonspec.conformance.cases import Case, suite  # noqa: E402
-from gammonspec.conformance.rulesets import Ruleset, rulesets  # noqa: E402
-from gammonspec.reference import ReferenceEngine  # noqa: E402
-from mutants import Mutant, all_mutants  # noqa: E402
+from gammonspec.conformance import runner
+from gammonspec.conformance.cases import Case, suite
+from gammonspec.conformance.mutants import Mutant, all_mutants
+from gammonspec.conformance.rulesets import Ruleset, rulesets
+from gammonspec.reference import ReferenceEngine
 
 MIN_KILLS = 2
 Pairs = list[tuple[Case, Ruleset]]

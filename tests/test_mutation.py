@@ -5,9 +5,9 @@ from __future__ import annotations
 import mutation
 from gammonspec.conformance import runner
 from gammonspec.conformance.cases import suite
+from gammonspec.conformance.mutants import all_mutants
 from gammonspec.conformance.rulesets import rulesets
 from gammonspec.reference import cube, rules
-from mutants import all_mutants
 
 
 def by_name(name: str):

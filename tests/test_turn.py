@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from gammonspec.conformance.mutants import all_mutants
 from gammonspec.conformance.state import Layout, State, TurnContext
 from gammonspec.reference.movegen import search
 from gammonspec.reference.turn import turn_results
 from independent_crazy import chain_results
-from mutants import all_mutants
 from test_crazy_independent import _rules, random_layout
 
 ROLLS = [(5, 5), (5, 5), (5, 5), (6, 6), (3, 1), (6, 2), (5, 4), (2, 1)]

@@ -1,4 +1,4 @@
-"""The reference engine with one named rule mutant of tests/mutants.py applied: a planted bug to find.
+"""The reference engine with one named rule mutant of conformance/mutants.py applied: a planted bug to find.
 
 In process (`MutantEngine("bar-ignored")`, or `--engine mutant_engine:BarIgnored`) the mutant's patches
 hold only while the engine answers, so the reference engine in the same process (the fuzzer's oracle)
@@ -9,15 +9,12 @@ plays the rules as written between its calls.  As a protocol process:
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/, for mutants.py
-
-from gammonspec.conformance.engine import EngineInfo  # noqa: E402
-from gammonspec.conformance.protocol import serve  # noqa: E402
-from gammonspec.reference import ReferenceEngine  # noqa: E402
-from mutants import all_mutants  # noqa: E402
+from gammonspec.conformance.engine import EngineInfo
+from gammonspec.conformance.mutants import all_mutants
+from gammonspec.conformance.protocol import serve
+from gammonspec.reference import ReferenceEngine
 
 
 class MutantEngine(ReferenceEngine):

@@ -1,4 +1,7 @@
-"""Named rule mutants of the reference engine: a test fixture for the mutation check (tests/mutation.py).
+"""Named rule mutants of the reference engine: each breaks one rule function.
+
+The mutation check (tests/mutation.py) requires each to fail cases; they also name the rule an
+engine's wrong answer breaks.
 
 Each mutant breaks one rule the way an engine author might get it wrong: it replaces one rule
 function of `gammonspec.reference` (or wraps it) for the length of a `with mutant.applied():`
