@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any
@@ -616,3 +616,19 @@ def switch_mutants() -> tuple[Mutant, ...]:
 
 def all_mutants() -> tuple[Mutant, ...]:
     return RULE_MUTANTS + switch_mutants()
+
+
+def explaining(answer: object, ask: Callable[[], object], mutants: Iterable[Mutant] | None = None) -> list[Mutant]:
+    """The mutants under which `ask()`, a question to the reference engine answered in the form `answer` has,
+    gives `answer`: the broken rules that an engine answering so plays as if it had.  A mutant under which the
+    question raises explains nothing."""
+    found = []
+    for m in all_mutants() if mutants is None else mutants:
+        with m.applied():
+            try:
+                given = ask()
+            except Exception:  # a broken rule may break the engine's own invariants
+                continue
+        if given == answer:
+            found.append(m)
+    return found

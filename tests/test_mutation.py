@@ -55,3 +55,18 @@ def test_matrix_flags_an_under_killed_mutant_and_main_exits_one(capsys, monkeypa
 def test_unknown_mutant_is_bad_usage(capsys):
     assert mutation.main(["--mutant", "no-such-mutant"]) == 2
     assert "no mutant matches no-such-mutant" in capsys.readouterr().out
+
+
+def test_explaining_names_the_mutant_whose_answer_an_engine_gives() -> None:
+    from gammonspec.conformance.mutants import explaining
+    from gammonspec.reference import ReferenceEngine
+
+    case = next(c for c in suite() if c.id == "bg-higher-die-single-checker")
+    rules = rulesets()["backgammon"].rules()
+    step = case.steps[0]
+    broken = by_name("either-die-when-one-playable")
+    with broken.applied():
+        wrong = runner.ask(ReferenceEngine(), "legal-plays", step, rules)
+    assert wrong != runner.ask(ReferenceEngine(), "legal-plays", step, rules)
+    found = explaining(wrong, lambda: runner.ask(ReferenceEngine(), "legal-plays", step, rules))
+    assert broken in found and all(m.rule.startswith(("bg.", "nd.", "cn.", "switch")) for m in found)
