@@ -31,7 +31,7 @@ from .profiles import Profile
 from .rulesets import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
 from .terminal import say
-from .transcripts import Action, Game, Transcript, TranscriptError, read
+from .transcripts import Action, Ending, Game, Transcript, TranscriptError, read
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 NEAREST = 3  # legal plays shown for an illegal one
@@ -70,7 +70,10 @@ class Replayed:
     path: str
     format: str
     ruleset: str
-    games: int = 0
+    games: int = 0  # read: every game the transcript holds
+    skipped: int = 0  # with a line that cannot be read
+    judged: int = 0  # replayed to its end and its recorded result compared with the engine's
+    cut_short: int = 0  # the record ends before the game does
     plays: int = 0
     cube_actions: int = 0
     findings: list[Finding] = field(default_factory=list)
@@ -159,6 +162,9 @@ class _Game:
             self.error(action, f"{action.describe()} while {other(action.side)}'s double is unanswered")
             raise _GameOff
         side, dice = action.side, action.dice or ()
+        if action.play is None:
+            self.finding("note", f"{action.describe()}: the program did not record it", action.line, action.move)
+            raise _GameOff
         state = self.state(side, dice)
         if self.rolls == 0:
             self.opening(action)
@@ -168,6 +174,9 @@ class _Game:
             self.illegal(action, state, None, f"{action.describe()} cannot be made: {exc}")
             raise _GameOff from None
         legal = set(self.ask("legal_plays", state, self.rules))
+        if after not in legal and self.rolled_then_resigned(action):
+            self.finding("note", f"{action.describe()}: the dice of the roll before the resignation", action.line)
+            return
         if after not in legal:
             self.illegal(action, state, after, f"illegal play {action.describe()}", legal)
         self.out.plays += 1
@@ -176,6 +185,13 @@ class _Game:
         result = self.ask("game_result", replace(state, layout=after, dice=()), self.rules)
         if result is not None:
             self.result, self.ended_at = result, action
+
+    def rolled_then_resigned(self, action: Action) -> bool:
+        """A roll written without its play just before the result: the dice the winner rolled before the other
+        side resigned (a dance there would be legal, so this is asked only of a play the engine does not allow)."""
+        ending = self.game.ending
+        last = self.game.actions[-1] is action
+        return last and not action.play and ending is not None and 0 <= ending.line - action.line <= 1
 
     def illegal(
         self, action: Action, state: State, after: Layout | None, message: str, legal: set[Layout] | None = None
@@ -248,7 +264,7 @@ class _Game:
     def judge_ending(self) -> None:
         ending = self.game.ending
         if ending is None:
-            self.finding("note", "no result is recorded for this game")
+            self.finding("note", "the record ends before the game does: no result is recorded")
             return
         won = f"{ending.winner} wins {ending.points}"
         if self.result is None:
@@ -257,7 +273,15 @@ class _Game:
             else:
                 self.finding("note", f"ended early: {other(ending.winner)} resigns, {won} (not judged)", ending.line)
             return
-        if (self.result.winner, self.result.points) != (ending.winner, ending.points):
+        self.out.judged += 1
+        if self.capped(ending):
+            self.finding(
+                "note",
+                f"recorded: {won}, the points {ending.winner} needed to win the match; the game scores"
+                f" {self.result.points} ({self.result.kind}, cube {self.cube.value})",
+                ending.line,
+            )
+        elif (self.result.winner, self.result.points) != (ending.winner, ending.points):
             self.finding(
                 "error",
                 f"recorded: {won}; the engine scores {self.result.winner} winning {self.result.points}"
@@ -266,6 +290,14 @@ class _Game:
             )
         elif ending.resigned:
             self.finding("note", f"recorded as a resignation, but the game was over ({self.result.kind})", ending.line)
+
+    def capped(self, ending: Ending) -> bool:
+        """A match-winning game recorded with its points capped at what the winner needed (or at the length)."""
+        result, length = self.result, self.match.length
+        if result is None or not length or result.winner != ending.winner:
+            return False
+        needed = length - self.match.score[SIDES.index(ending.winner)]
+        return needed <= ending.points < result.points and ending.points <= length
 
 
 def resigned(winner: Side, points: int, cube: Cube) -> GameResult:
@@ -300,14 +332,30 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
     rules = _rules(target, transcript)
     match = Match(transcript.length)
     winner: Side | None = None
+    resync = True  # the next game's recorded score is where the match stands (the first, or after a skipped game)
     for game in transcript.games:
+        out.games += 1
+        if game.unread:
+            out.skipped += 1
+            line, why = game.unread
+            out.findings.append(Finding("note", out.path, line, game.number, None, f"game not replayed: {why}"))
+            resync = True
+            continue
+        if resync and game.score is not None and game.score != match.score and winner is None:
+            match = Match(match.length, game.score, _crawford(match.length, game.score, game.crawford))
+            started = f"starts at {_score(game.score)}" + (", the Crawford game" if match.crawford else "")
+            if not match.crawford and length_minus_one(match):
+                started += " (not recorded whether it is the Crawford game: taken as after it)"
+            out.findings.append(
+                Finding("note", out.path, game.line, game.number, None, f"{started}: judged from its recorded score")
+            )
+        resync = False
         replay = _Game(
             engine, rules, transcript, game, match, out, start_layout(rules.game), capabilities=info.capabilities
         )
         if winner is not None:
             replay.error(None, f"recorded after {winner} won the match")
             break
-        out.games += 1
         if game.score is not None and game.score != match.score:
             replay.error(
                 None, f"the game starts at {_score(game.score)}; the games before make it {_score(match.score)}"
@@ -321,16 +369,26 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         except _GameOff:
             replay.finding("note", "the rest of this game is not checked")
             replay.result = None
-            if game.ending is None:
-                break
         else:
             replay.judge_ending()
         if game.ending is None:
-            break
+            out.cut_short += 1
+            resync = True
+            continue
         result = replay.result or resigned(game.ending.winner, game.ending.points, replay.cube)
         after = replay.ask("match_after_game", State(replay.layout, game.ending.winner, match=match), rules, result)
         match, winner = Match(match.length, after.score, after.crawford), after.winner
     return out
+
+
+def _crawford(length: int, score: tuple[int, int], recorded: bool | None) -> bool:
+    """Whether a game that starts a record mid-match is the Crawford game: as recorded (SGF); a .mat does not say,
+    and a side one point away is taken as after the Crawford game (so a double there is never a false error)."""
+    return bool(recorded) and length > 1
+
+
+def length_minus_one(match: Match) -> bool:
+    return match.length > 1 and match.length - 1 in match.score
 
 
 def _score(score: tuple[int, int]) -> str:
@@ -428,19 +486,27 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
+def counts(r: Replayed) -> str:
+    """A transcript's games read, skipped and judged, and those whose record ends before the game does."""
+    said = f"{_count(r.games, 'game')} read, {r.skipped} skipped, {r.judged} judged"
+    return said + (f", {r.cut_short} cut short (the record ends before the game does)" if r.cut_short else "")
+
+
 def text(results: list[Replayed], info: EngineInfo, seconds: float, quiet: bool) -> str:
     lines = []
     for r in results:
         lines += [f.text() for f in (r.errors if quiet else r.findings)]
         lines.append(
-            f"{r.path} as {r.ruleset}: {_count(r.games, 'game')}, {_count(r.plays, 'play')},"
+            f"{r.path} as {r.ruleset}: {counts(r)}; {_count(r.plays, 'play')},"
             f" {_count(r.cube_actions, 'cube answer')} replayed: {_count(len(r.errors), 'error')}"
         )
-    games, plays, answers, errors = (
-        sum(n) for n in zip(*((r.games, r.plays, r.cube_actions, len(r.errors)) for r in results))
+    games, skipped, cut, plays, answers, errors = (
+        sum(n)
+        for n in zip(*((r.games, r.skipped, r.cut_short, r.plays, r.cube_actions, len(r.errors)) for r in results))
     )
+    more = (f", {skipped} skipped" if skipped else "") + (f", {cut} cut short" if cut else "")
     lines.append(
-        f"{info.name} {info.version}: {_count(len(results), 'transcript')} replayed, {_count(games, 'game')},"
+        f"{info.name} {info.version}: {_count(len(results), 'transcript')} replayed, {_count(games, 'game')}{more},"
         f" {_count(plays, 'play')}, {_count(answers, 'cube answer')} in {seconds:.1f} s: {_count(errors, 'error')}"
     )
     return "\n".join(lines)
@@ -457,6 +523,9 @@ def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[s
                 "format": r.format,
                 "ruleset": r.ruleset,
                 "games": r.games,
+                "skipped": r.skipped,
+                "judged": r.judged,
+                "cut_short": r.cut_short,
                 "plays": r.plays,
                 "cube_actions": r.cube_actions,
                 "errors": [asdict(f) for f in r.findings if f.level == "error"],
@@ -467,6 +536,8 @@ def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[s
         "summary": {
             "transcripts": len(results),
             "games": sum(r.games for r in results),
+            "skipped": sum(r.skipped for r in results),
+            "cut_short": sum(r.cut_short for r in results),
             "plays": sum(r.plays for r in results),
             "errors": sum(len(r.errors) for r in results),
         },

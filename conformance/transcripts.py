@@ -45,12 +45,13 @@ class Action:
     line: int
     move: int  # the move number the transcript gives it (SGF: the node's number in the game)
     dice: tuple[int, int] | None = None
-    play: str = ""
+    play: str | None = ""  # None: the program did not record the move (`????`, `Illegal play (...)`)
     value: int | None = None  # the cube value a double or beaver names (`Doubles => 2`), when recorded
 
     def describe(self) -> str:
         if self.kind == "play":
-            return f"{self.side} {self.dice[0]}{self.dice[1]}: {self.play or '(no move)'}"  # type: ignore[index]
+            play = "(move not recorded)" if self.play is None else self.play or "(no move)"
+            return f"{self.side} {self.dice[0]}{self.dice[1]}: {play}"  # type: ignore[index]
         return f"{self.side} {self.kind}s" + (f" to {self.value}" if self.value else "")
 
 
@@ -72,6 +73,7 @@ class Game:
     crawford: bool | None  # recorded as the Crawford game (SGF); None: the format does not say
     actions: tuple[Action, ...]
     ending: Ending | None  # None: the transcript stops before the game ends
+    unread: tuple[int, str] | None = None  # a line that could not be read (its number, why): the game is skipped
 
 
 @dataclass(frozen=True)
@@ -143,11 +145,14 @@ _SCORE = re.compile(r"^\s*(?P<a>\S.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>\S.*?)\s*:\s*(?
 _NUMBERED = re.compile(r"^\s*(?P<n>\d+)\)")
 _MOVE_TOKEN = r"(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+(?:\(\d\))?"
 _ENTRY = re.compile(
-    rf"(?P<roll>[1-6]{{2}}):(?P<moves>(?:[ \t]+{_MOVE_TOKEN})*)"
+    rf"(?P<roll>[1-6]{{2}}):(?:[ \t]+(?P<unrecorded>\?\?\?\?|Illegal play \([^)]*\))"
+    r"|[ \t]+Cannot Move\b"
+    rf"|(?P<moves>(?:[ \t]+{_MOVE_TOKEN})*))"
     r"|Doubles\s*=>\s*(?P<double>\d+)"
     r"|Beavers?\s*=>\s*(?P<beaver>\d+)"
     r"|(?P<take>Takes)|(?P<drop>Drops)"
-    r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?",
+    r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?"
+    r"|Losses\s+(?P<losses>\d+)\s+points?",  # Backgammon Galaxy: beside the winner's `Wins`
     re.I,
 )
 _ON_OFF = {"on": True, "off": False}
@@ -163,11 +168,16 @@ class _GameDraft:
     ending: Ending | None = None
     move: int = 0
     named: bool = False  # the names (and score) line is read
+    unread: tuple[int, str] | None = None  # the first line that cannot be read, and why
+    last_line: int = 0  # the file's last line when this game is the last one
 
     def final_actions(self) -> tuple[Action, ...]:
         """The actions, a beaver as such; a roll without a move just before a resignation is the dice a player
         rolled before resigning (GNU Backgammon's export writes them so), not a play."""
         actions = beavers(self.actions)
+        if self.ending is None and self.last_line and actions and actions[-1].line == self.last_line:
+            if actions[-1].kind == "play" and not actions[-1].play:
+                actions = actions[:-1]  # the file is cut after the dice: the play was never written
         if self.ending and actions and actions[-1].kind == "play" and not actions[-1].play:
             last = actions[-1]
             if self.ending.line - last.line in (0, 1) and self.ending.winner != last.side:
@@ -226,26 +236,23 @@ def read_mat(path: Path, text: str) -> Transcript:
         if not games:
             raise TranscriptError(path, n, f"expected 'Game 1', found {line.strip()!r}")
         game = games[-1]
-        if not game.named and not game.actions:
-            m = _SCORE.match(line)
-            plain = re.split(r"\s{2,}", line.strip())  # names without scores (a single game's export)
-            if not m and (len(plain) != 2 or _NUMBERED.match(line)):
-                raise TranscriptError(
-                    path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}"
-                )
-            names = (m["a"], m["b"]) if m else (plain[0], plain[1])
-            if players is not None and names != players:
-                raise TranscriptError(
-                    path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"
-                )
-            players, game.named = names, True
-            game.score = (int(m["sa"]), int(m["sb"])) if m else None
-            continue
-        _mat_line(path, n, line, game)
+        if game.unread:
+            continue  # the rest of a game with a line that cannot be read
+        try:
+            if not game.named and not game.actions:
+                players = _names(path, n, line, game, players)
+            else:
+                _mat_line(path, n, line, game)
+        except TranscriptError as exc:
+            game.unread = (n, exc.message)
+    if games:
+        games[-1].last_line = len(text.rstrip().splitlines())
     if length is None:
         raise TranscriptError(path, None, "no match length ('3 point match'): not a .mat transcript")
     if not games:
         raise TranscriptError(path, None, "no game in the transcript")
+    if all(g.unread for g in games):  # nothing to replay: the first line that cannot be read is the error
+        raise TranscriptError(path, *games[0].unread)  # type: ignore[misc]
     variation = tags.get("variation", "Backgammon")
     if variation.lower() != "backgammon":
         raise TranscriptError(path, None, f"variation {variation!r}: only standard backgammon is replayed")
@@ -259,10 +266,26 @@ def read_mat(path: Path, text: str) -> Transcript:
         "mat",
         length,
         players or ("", ""),
-        tuple(Game(g.number, g.line, g.score, None, g.final_actions(), g.ending) for g in games),
+        tuple(Game(g.number, g.line, g.score, None, g.final_actions(), g.ending, g.unread) for g in games),
         options,
         crawford,
     )
+
+
+def _names(path: Path, n: int, line: str, game: _GameDraft, players: tuple[str, str] | None) -> tuple[str, str]:
+    """A game's names and score line (`name : 0    name : 0`; a single game's export: names only): the players."""
+    m = _SCORE.match(line)
+    plain = re.split(r"\s{2,}", line.strip())  # names without scores (a single game's export)
+    if not m and (len(plain) != 2 or _NUMBERED.match(line)):
+        raise TranscriptError(path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}")
+    names = (m["a"], m["b"]) if m else (plain[0], plain[1])
+    if players is not None and names != players:
+        raise TranscriptError(
+            path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"
+        )
+    game.named = True
+    game.score = (int(m["sa"]), int(m["sb"])) if m else None
+    return names
 
 
 def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
@@ -277,6 +300,8 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
     if not entries:
         return
     for column, m in entries:
+        if m["losses"]:
+            continue  # the loser's side of the result, said again by the winner's `Wins`
         if m["wins"]:
             if game.ending:
                 raise TranscriptError(path, n, f"a second result for game {game.number}")
@@ -305,7 +330,9 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
 def _action(path: Path, n: int, move: int, side: Side, m: re.Match[str]) -> Action:
     if m["roll"]:
         dice = (int(m["roll"][0]), int(m["roll"][1]))
-        return Action("play", side, n, move, dice, standard_play(path, n, m["moves"].split()))
+        if m["unrecorded"]:
+            return Action("play", side, n, move, dice, None)
+        return Action("play", side, n, move, dice, standard_play(path, n, (m["moves"] or "").split()))
     if m["double"] or m["beaver"]:
         kind: Kind = "double" if m["double"] else "beaver"
         return Action(kind, side, n, move, value=int(m["double"] or m["beaver"]))

@@ -132,23 +132,11 @@ def test_an_engine_that_scores_wrongly_is_caught(capsys, tmp_path):
 def test_an_engine_over_the_protocol(capsys, tmp_path):
     status, report, err = replay(capsys, tmp_path, "--engine-cmd", "gammonspec serve", str(FIXTURES / "gnubg-1pt.mat"))
     assert status == 0, err
-    assert report["summary"] == {"transcripts": 1, "games": 1, "plays": 53, "errors": 0}
+    assert report["summary"] == {"transcripts": 1, "games": 1, "skipped": 0, "cut_short": 0, "plays": 53, "errors": 0}
 
 
 BAD = {
     "no-length.mat": ("\n Game 1\n a : 0   b : 0\n", ":2: expected the match length ('3 point match'), found 'Game 1'"),
-    "bad-token.mat": (
-        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5    64 24/18\n",
-        ":5: cannot read '64' at column 21",
-    ),
-    "bad-column.mat": (
-        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5\n  2) 64: 24/18 13/9\n",
-        ":6: '64: 24/18 13/9' is in the left column, but it is black's turn",
-    ),
-    "bad-move.mat": (
-        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/8\n",
-        ":5: cannot read the play '8/5 6/8'",
-    ),
     "unclosed.sgf": ("(;FF[4]GM[6]\n;W[31hefe]\n", ":1: the game tree opened here is not closed"),
     "variation.sgf": ("(;FF[4]GM[6]\n(;W[31hefe]))\n", ":2: a variation"),
     "go.sgf": ("(;FF[4]GM[1]SZ[19];B[dd])\n", ":1: not a backgammon game (GM[6])"),
@@ -320,3 +308,112 @@ def test_an_empty_transcript_says_so(tmp_path, capsys):
     empty.write_text("")
     assert cli.main(["replay", str(empty)]) == 2
     assert capsys.readouterr().err == f"gammonspec: {empty}: empty: no match in it\n"
+
+
+UNREAD = {
+    "bad-token.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5    64 24/18\n",
+        ":5: cannot read '64' at column 21",
+    ),
+    "bad-column.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/5\n  2) 64: 24/18 13/9\n",
+        ":6: '64: 24/18 13/9' is in the left column, but it is black's turn",
+    ),
+    "bad-move.mat": (
+        " 1 point match\n\n Game 1\n a : 0      b : 0\n  1) 31: 8/5 6/8\n",
+        ":5: cannot read the play '8/5 6/8'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD))
+def test_a_line_that_cannot_be_read_skips_its_game_with_one_located_note(capsys, tmp_path, name):
+    """The game is skipped, the next one replays (here a copy of gnubg-1pt's game with its score line)."""
+    text, message = UNREAD[name]
+    good = (FIXTURES / "gnubg-1pt.mat").read_text()
+    second = good[good.index(" Game 1") :].replace(" Game 1", " Game 2").replace("alice", "a").replace("bob", "b")
+    path = write(tmp_path, name, text + "\n" + second)
+    status, report, err = replay(capsys, tmp_path, str(path))
+    (entry,) = report["transcripts"]
+    assert status == 0 and err == ""
+    assert (entry["games"], entry["skipped"], entry["judged"]) == (2, 1, 0)
+    (note,) = [n for n in entry["notes"] if n["game"] == 1]
+    line, what = re.match(r":(\d+): (.*)", message).groups()
+    assert note["line"] == int(line) and note["message"].startswith(f"game not replayed: {what}")
+
+
+REAL = FIXTURES / "real"
+# per file: games read, skipped, judged, cut short, errors (tests/fixtures/transcripts/real/SOURCES.md says why)
+REAL_COUNTS = {
+    "1857896.txt": (5, 0, 4, 0, 0),
+    "BlueNote-nori-2009Jan181115.txt": (4, 0, 4, 0, 0),
+    "HooShanG-nori-2009Jan291902.txt": (3, 0, 3, 0, 0),
+    "Kopanze-nori-2009Mar012212.txt": (2, 0, 1, 1, 0),
+    "Nori-Kenji081229.txt": (23, 0, 10, 0, 0),
+    "PghPete-nori-2009Jan242317.txt": (8, 0, 7, 1, 0),
+    "PghPete-nori-2009Jan242323.txt": (1, 0, 1, 0, 0),
+    "Wakagashira-nori-2009Feb092110.txt": (3, 0, 1, 0, 2),
+    "Wakagashira-nori-2009Feb092123.txt": (3, 0, 1, 0, 9),
+    "nicksbar-nori-2009Jan302316.txt": (7, 0, 5, 0, 8),
+    "py199-nori-2009Jan171407.txt": (6, 0, 5, 1, 0),
+    "zoonk-nori-2009Jan151857.txt": (1, 0, 1, 0, 0),
+    "charlot1-charlot2_7p_2025-11-08-2305.mat": (4, 0, 2, 0, 0),
+}
+
+
+def test_the_real_corpus_replays_with_its_known_counts(capsys, tmp_path):
+    files = sorted(p for p in REAL.rglob("*") if p.suffix in (".txt", ".mat"))
+    assert sorted(p.name for p in files) == sorted(REAL_COUNTS)
+    status, report, err = replay(capsys, tmp_path, "-q", *map(str, files))
+    assert err == "" and status == 1  # the genuine errors of three files
+    counts = {
+        Path(e["path"]).name: (e["games"], e["skipped"], e["judged"], e["cut_short"], len(e["errors"]))
+        for e in report["transcripts"]
+    }
+    assert counts == REAL_COUNTS
+    for entry in report["transcripts"]:  # the only errors: plays recorded empty where the dice could be played
+        for error in entry["errors"]:
+            assert "(no move)" in error["message"] or "cannot be made" in error["message"], error
+            assert error["path"] == entry["path"] and error["line"] and error["game"]
+    out = capsys.readouterr().out
+    assert "1 cut short (the record ends before the game does)" in out  # said even with -q
+
+
+def test_markers_of_the_programs(tmp_path):
+    """`Cannot Move`, `????`, `Illegal play (...)` and Galaxy's `Losses` beside `Wins`, each read as the program means."""
+    text = (
+        MAT_HEAD
+        + "  1) 31: 8/5 6/5                 64: Cannot Move\n"
+        + "  2) 52: ????                    Losses 1 point\n"
+        + "      Wins 1 point and the match\n"
+    )
+    (game,) = read(write(tmp_path, "galaxy.mat", text)).games
+    assert [(a.side, a.play) for a in game.actions] == [("white", "8/5 6/5"), ("black", ""), ("white", None)]
+    assert (game.ending.winner, game.ending.points, game.unread) == ("white", 1, None)
+
+
+def test_a_mat_cut_after_the_dice_is_cut_short_not_an_illegal_play(capsys, tmp_path):
+    path = write(tmp_path, "cut.mat", MAT_HEAD + "  1) 31: 8/5 6/5                 64:")
+    status, report, _ = replay(capsys, tmp_path, "-q", str(path))
+    (entry,) = report["transcripts"]
+    assert status == 0 and entry["errors"] == [] and entry["cut_short"] == 1
+    assert "1 cut short" in capsys.readouterr().out
+
+
+def test_a_capped_match_winning_game_is_a_note(capsys, tmp_path):
+    """gnubg-5pt-gammon's gammon at cube 4 (8 points) recorded as the 5 points that won the match."""
+    text = (FIXTURES / "gnubg-5pt-gammon.mat").read_text().replace("Wins 8 points", "Wins 5 points")
+    status, report, _ = replay(capsys, tmp_path, str(write(tmp_path, "capped.mat", text)))
+    (entry,) = report["transcripts"]
+    assert status == 0 and entry["errors"] == []
+    assert any("the points white needed to win the match" in n["message"] for n in entry["notes"])
+
+
+def test_a_record_starting_mid_match_is_judged_from_its_score(capsys, tmp_path):
+    text = (
+        (FIXTURES / "gnubg-5pt-gammon.mat").read_text().replace("bob : 0", "bob : 2").replace("alice : 0", "alice : 1")
+    )
+    status, report, _ = replay(capsys, tmp_path, str(write(tmp_path, "mid.mat", text)))
+    (entry,) = report["transcripts"]
+    assert status == 0 and entry["errors"] == [] and entry["judged"] == 1
+    assert entry["notes"][0]["message"] == "starts at 1-2: judged from its recorded score"
