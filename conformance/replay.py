@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
+
+from tqdm import tqdm
 
 from . import __version__
 from .board import draw
@@ -455,13 +458,20 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
                 f"engine {info.name} does not declare {', '.join(undeclared)} (it declares {', '.join(info.rulesets) or 'none'})"
             )
             return EXIT_USAGE
-        for target in chosen:
-            for transcript in transcripts:
-                try:
-                    results.append(replay_transcript(engine, info, target, transcript))
-                except TranscriptError as exc:
-                    say(exc)
-                    problems += 1
+        bar = tqdm(  # files and plays, on a terminal only (as run's and fuzz's), none with -q
+            total=len(chosen) * len(transcripts), unit="file", file=sys.stderr, disable=True if args.quiet else None
+        )
+        with bar:
+            for target in chosen:
+                for transcript in transcripts:
+                    try:
+                        results.append(replay_transcript(engine, info, target, transcript))
+                    except TranscriptError as exc:
+                        bar.clear()
+                        say(exc)
+                        problems += 1
+                    bar.update(1)
+                    bar.set_postfix(plays=sum(r.plays for r in results), refresh=False)
     except EngineLoadError as exc:
         say(exc)
         return EXIT_USAGE

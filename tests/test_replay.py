@@ -417,3 +417,11 @@ def test_a_record_starting_mid_match_is_judged_from_its_score(capsys, tmp_path):
     (entry,) = report["transcripts"]
     assert status == 0 and entry["errors"] == [] and entry["judged"] == 1
     assert entry["notes"][0]["message"] == "starts at 1-2: judged from its recorded score"
+
+
+def test_an_sgf_game_with_no_moves_is_cut_short_even_with_q(capsys, tmp_path):
+    path = write(tmp_path, "empty-game.sgf", "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RU[Crawford])\n")
+    status, report, _ = replay(capsys, tmp_path, "-q", str(path))
+    (entry,) = report["transcripts"]
+    assert (status, entry["games"], entry["judged"], entry["cut_short"]) == (0, 1, 0, 1)
+    assert "1 cut short (the record ends before the game does)" in capsys.readouterr().out
