@@ -139,7 +139,7 @@ def run_engine(
         except EngineFailure as exc:
             return fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
         if own_profiles and info.profiles:
-            cases = list(dict.fromkeys(case for case, _ in pairs))
+            cases = list({case.id: case for case, _ in pairs}.values())  # cases are not hashable
             pairs = pairs + plan(cases, {p.name: p for p in info.profiles}, Filters())
         nothing = why_nothing_runs(info, pairs)
         if nothing:

@@ -224,3 +224,29 @@ def test_switches_are_one_object_per_assignment_even_pickled():
     assert pickle.loads(pickle.dumps(rules)).switch is rules.switch
     flipped = replace(rules, switches={**rules.switches, "hitting": "none"})
     assert flipped.switch is not rules.switch and flipped.switch.hitting is False
+
+
+def _profile_results(capsys, tmp_path, engine_option: list[str]) -> dict[str, int]:
+    import json
+    from collections import Counter
+
+    report = tmp_path / "r.json"
+    status = cli.main(
+        ["run", "-q", "--ruleset", "narde-guide", "--rule", "nd.block.*", *engine_option, "--json", str(report)]
+    )
+    assert status == 0, capsys.readouterr()
+    return Counter(r["ruleset"] for r in json.loads(report.read_text())["results"])
+
+
+def test_an_engine_process_sending_the_protocol_pages_profile_hello_runs(capsys, tmp_path):
+    """The hello of spec/protocol.md's profile example, word for word, from a real process: the cases run under
+    the declared ruleset and under the profile (this was an internal error, unhashable cases)."""
+    command = f"{sys.executable} {ENGINES / 'doc_hello.py'}"
+    counts = _profile_results(capsys, tmp_path, ["--engine-cmd", command])
+    assert counts["narde-guide"] > 0 and counts["guide-within"] > 0 and set(counts) == {"narde-guide", "guide-within"}
+
+
+def test_a_python_engine_declaring_a_profile_runs_in_process(capsys, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ENGINES))
+    counts = _profile_results(capsys, tmp_path, ["--engine", "fake_engines:DeclaresProfile"])
+    assert set(counts) == {"narde-guide", "narde-guide+six-block=banned-within-turn"}
