@@ -158,12 +158,13 @@ def run_engine(
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_arguments(args)))
+    rerun_args = rerun_arguments(args)
+    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_args))
     if args.json:
         sharded = None if shard is None else {"shard": shard.to_json(), "plan": plan_keys}
-        reports.write_json(args.json, outcomes, info, restarts, sharded)
+        reports.write_json(args.json, outcomes, info, restarts, sharded, rerun_args)
     if args.junit:
-        reports.write_junit(args.junit, outcomes, info)
+        reports.write_junit(args.junit, outcomes, info, rerun_args)
     errored = [o for o in outcomes if o.status == "errored"]
     for o in errored[:ERRORS_SHOWN]:
         say(f"case {o.key}: engine {info.name}: {o.message}")

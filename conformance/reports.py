@@ -130,9 +130,14 @@ def text(
 
 
 def to_json(
-    outcomes: list[Outcome], info: EngineInfo, restarts: int = 0, shard: dict[str, Any] | None = None
+    outcomes: list[Outcome],
+    info: EngineInfo,
+    restarts: int = 0,
+    shard: dict[str, Any] | None = None,
+    engine_args: str = "",
 ) -> dict[str, Any]:
-    """The JSON report; a shard's (`shard`: which one, and the keys of the whole plan) says so, for merging."""
+    """The JSON report; a shard's (`shard`: which one, and the keys of the whole plan) says so, for merging.  A
+    result that did not pass carries the command line that reruns it against the same engine (`engine_args`)."""
     return {
         **(shard or {}),
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
@@ -154,6 +159,7 @@ def to_json(
                 "missing": o.missing,
                 "extra": o.extra,
                 **({"stderr": o.stderr} if o.stderr else {}),
+                **({"rerun": rerun(o, engine_args)} if o.status in ("failed", "errored", "xpassed") else {}),
             }
             for o in outcomes
         ],
@@ -161,9 +167,14 @@ def to_json(
 
 
 def write_json(
-    path: Path, outcomes: list[Outcome], info: EngineInfo, restarts: int = 0, shard: dict[str, Any] | None = None
+    path: Path,
+    outcomes: list[Outcome],
+    info: EngineInfo,
+    restarts: int = 0,
+    shard: dict[str, Any] | None = None,
+    engine_args: str = "",
 ) -> None:
-    write_atomically(path, json.dumps(to_json(outcomes, info, restarts, shard), indent=2) + "\n")
+    write_atomically(path, json.dumps(to_json(outcomes, info, restarts, shard, engine_args), indent=2) + "\n")
 
 
 def write_json_error(path: Path, message: str, stderr: str = "") -> None:
@@ -186,7 +197,8 @@ def write_junit_error(path: Path, message: str, stderr: str = "") -> None:
     _write_xml(path, suite)
 
 
-def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo) -> None:
+def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo, engine_args: str = "") -> None:
+    """The JUnit report; a failure's text is the terminal's, its rerun line naming the engine (`engine_args`)."""
     s = summary(outcomes)
     suite = ET.Element(
         "testsuite",
@@ -209,9 +221,9 @@ def write_junit(path: Path, outcomes: list[Outcome], info: EngineInfo) -> None:
         )
         message = printable(o.message)
         if o.status in ("failed", "xpassed"):
-            ET.SubElement(tc, "failure", message=message).text = describe_failure(o)
+            ET.SubElement(tc, "failure", message=message).text = describe_failure(o, engine_args)
         elif o.status == "errored":
-            ET.SubElement(tc, "error", message=message).text = describe_failure(o)
+            ET.SubElement(tc, "error", message=message).text = describe_failure(o, engine_args)
         elif o.status in ("skipped", "xfailed"):
             ET.SubElement(tc, "skipped", message=message or "expected failure")
     _write_xml(path, suite)

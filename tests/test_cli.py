@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import MINI_IDS, MINI_SUITE, dedent
+from conftest import ENGINES, MINI_IDS, MINI_SUITE, dedent
 from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
 from gammonspec.conformance.cases import load
 from gammonspec.conformance.rulesets import rulesets
@@ -380,3 +380,19 @@ def test_timeout_must_be_a_positive_number(value, capsys):
         f"argument --timeout: {value!r} is not a number of seconds above 0 and at most 86,400"
         in capsys.readouterr().err
     )
+
+
+def test_every_reports_rerun_line_names_the_engine(tmp_path, capsys):
+    """The terminal, JSON and JUnit rerun lines of a failing case under --engine-cmd all rerun that engine."""
+    import shlex
+
+    command = f"{shlex.quote(sys.executable)} {ENGINES / 'mutant_engine.py'} either-die-when-one-playable"
+    json_path, junit_path = tmp_path / "r.json", tmp_path / "r.xml"
+    args = ["run", "--engine-cmd", command, "--case", "bg-higher-die-single-checker", "--ruleset", "backgammon"]
+    assert cli.main([*args, "--json", str(json_path), "--junit", str(junit_path)]) == 1
+    wanted = f"gammonspec run --engine-cmd {shlex.quote(command)} --case bg-higher-die-single-checker"
+    assert f"rerun: {wanted}" in capsys.readouterr().out
+    (result,) = json.loads(json_path.read_text())["results"]
+    assert result["status"] == "failed" and result["rerun"].startswith(wanted)
+    (failure,) = ET.parse(junit_path).getroot().iter("failure")
+    assert f"rerun: {wanted}" in failure.text
