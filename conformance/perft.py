@@ -196,9 +196,16 @@ def play_text(before: Layout, after: Layout, side: Side) -> str:
     """A whole turn in notation: the mover's checkers, and the other side's where it played passed numbers."""
     own = describe(before, after, side)
     them = other(side)
-    if before.points(them) == after.points(them) and before.off == after.off or own.startswith("<"):
+    if own.startswith("<") or not _moved(before, after, them):
         return own
     return f"{own}; {them}: {describe(before, after, them)}"
+
+
+def _moved(before: Layout, after: Layout, side: Side) -> bool:
+    """Whether `side`'s checkers were played: one arrived on a point or was borne off (being hit only takes
+    checkers off their points, and the mover bearing off changes only its own count)."""
+    arrived = any(a > b for a, b in zip(after.points(side), before.points(side)))
+    return arrived or after.borne_off(side) != before.borne_off(side)
 
 
 def plays_text(node: Node, layouts: set[Layout]) -> tuple[str, ...]:

@@ -143,3 +143,17 @@ def test_a_state_file_with_only_what_perft_reads_is_counted(tmp_path, capsys):
     small = tmp_path / "state.json"
     small.write_text(json.dumps(data))
     assert cli.main(["perft", "-d", "1", "--state", str(small)]) == 0
+
+
+def test_a_bear_off_or_a_hit_reads_as_the_movers_play_alone():
+    """The other side is named only where its own checkers were played (passed numbers), not where the mover
+    bore off or hit (this read '6/off; black: <not a play from this position: ...>')."""
+    from gammonspec.conformance.notation import apply
+    from gammonspec.conformance.perft import play_text
+    from gammonspec.conformance.state import Layout
+
+    white, black = [0] * 24, [0] * 24
+    white[5], white[0], white[12], black[17], black[23] = 2, 1, 1, 1, 1  # black's 18 is white's 7
+    before = Layout("backgammon", tuple(white), tuple(black))
+    assert play_text(before, apply(before, "white", "6/off"), "white") == "6/off"
+    assert play_text(before, apply(before, "white", "13/7*"), "white") == "13/7*"
