@@ -14,7 +14,7 @@ from . import PROTOCOL_VERSION, __version__, jobs, profiles
 from .engine import EngineLoadError, describe_exception, load_engine
 from .rulesets import rulesets
 from .state import GAMES
-from .terminal import say
+from .terminal import say, shortened
 from .yamlio import DataError, read_text
 
 if TYPE_CHECKING:
@@ -283,7 +283,7 @@ def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) ->
 
     for pattern in patterns:
         if not any(fnmatchcase(v, pattern) for v in values):
-            return f"{option} {pattern!r} matches no {what} of the {len(values)} in the cases loaded"
+            return f"{option} {shortened(pattern)!r} matches no {what} of the {len(values)} in the cases loaded"
     return None
 
 

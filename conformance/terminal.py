@@ -18,6 +18,11 @@ def clipped(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
+def shortened(value: str, most: int = 80) -> str:
+    """A value the user gave, quoted in a message: its start and end when it is longer than `most` characters."""
+    return value if len(value) <= most else f"{value[: most // 2]}…{value[-(most // 2 - 1) :]}"
+
+
 def say(message: object) -> None:
     """One line for the user on stderr, made printable."""
     print(f"gammonspec: {printable(str(message))}", file=sys.stderr)

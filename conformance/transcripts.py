@@ -89,6 +89,8 @@ class Transcript:
 
 def read(path: Path) -> Transcript:
     """The transcript in `path`, by its content: SGF when it starts with '(', else the .mat format."""
+    if path.exists() and not (path.is_file() or path.is_dir()):  # reading a FIFO would wait for a writer for ever
+        raise TranscriptError(path, None, "not a regular file (a FIFO, device or socket): give a file")
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -168,6 +168,8 @@ def _line_of(data: bytes | str, offset: int) -> int:
 
 def read_text(path: Path) -> str:
     """A text file's contents: UTF-8 (a UTF-8 byte-order mark is dropped), without NUL bytes."""
+    if path.exists() and not (path.is_file() or path.is_dir()):  # reading a FIFO would wait for a writer for ever
+        raise DataError(path, None, "not a regular file (a FIFO, device or socket): give a file")
     try:
         data = path.read_bytes()
     except OSError as exc:

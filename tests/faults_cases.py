@@ -792,6 +792,12 @@ FAULTS: list[Fault] = [
         MINI,
     ),
     _usage("game-with-no-cases", (*RUN_MINI, "--game", "narde"), "gammonspec: no case matches the filters", MINI),
+    _usage(  # a 100,000-character glob is quoted by its start and end, not echoed whole
+        "case-glob-100000-characters",
+        (*RUN_MINI, "--case", "x" * 100_000),
+        f"gammonspec: --case '{'x' * 40}…{'x' * 39}' matches no case id of the 6 in the cases loaded",
+        MINI,
+    ),
     Fault(  # no filter was given: the message says why nothing applies instead
         "unclear-message",
         "own-case-no-ruleset-admits",

@@ -396,3 +396,14 @@ def test_every_reports_rerun_line_names_the_engine(tmp_path, capsys):
     assert result["status"] == "failed" and result["rerun"].startswith(wanted)
     (failure,) = ET.parse(junit_path).getroot().iter("failure")
     assert f"rerun: {wanted}" in failure.text
+
+
+@pytest.mark.parametrize("command", [["check", "--cases"], ["run", "--cases"], ["run", "--expect-fail"], ["replay"]])
+def test_a_fifo_is_refused_in_one_line_not_waited_on(tmp_path, capsys, command):
+    import os
+
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+    assert cli.main([*command, str(fifo)]) == 2
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first == f"gammonspec: {fifo}: not a regular file (a FIFO, device or socket): give a file"
