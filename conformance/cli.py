@@ -14,7 +14,7 @@ from . import PROTOCOL_VERSION, __version__, jobs, profiles
 from .engine import EngineLoadError, describe_exception, load_engine
 from .rulesets import rulesets
 from .state import GAMES
-from .terminal import say, shortened
+from .terminal import clipped, say, shortened
 from .yamlio import DataError, read_text
 
 if TYPE_CHECKING:
@@ -528,8 +528,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         data = engine_report.build(engine, suite(), name)
         path = engine_report.write(args.out, data)
         s = data["summary"]
-        print(f"{path}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
-        if s["failed"] or s["errored"]:
+        if "not_driven" in data:  # written so the results page says why, yet nothing was checked
+            print(clipped(f"{path}: not driven: {data['not_driven']}"))
+        else:
+            print(f"{path}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
+        if s["failed"] or s["errored"] or "not_driven" in data:
             worst = EXIT_FAILED
     return worst
 

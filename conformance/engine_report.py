@@ -2,7 +2,8 @@
 
 Each file is the `run --json` report of the whole suite (every ruleset and the engine's own profiles),
 with the engine's name and version, what `identify` finds for each game it declares, its deviations
-(the failing cases), the date and the suite version.
+(the failing cases), the date and the suite version.  An engine that cannot be driven (an adapter with a
+`not_driven` reason) gets a report with that reason under `not_driven` and no results.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from typing import Any
 
 from . import identify, reports
 from .cases import Case
-from .engine import Engine
+from .engine import Engine, EngineInfo
 from .rulesets import rulesets
 from .runner import Filters, plan, run
 
 
 def build(engine: Engine, cases: tuple[Case, ...], adapter: str) -> dict[str, Any]:
     info = engine.info()
+    reason = getattr(engine, "not_driven", "")
+    if reason:
+        return _not_driven(engine, info, adapter, reason)
     targets = {**rulesets(), **{p.name: p for p in info.profiles}}
     outcomes = list(run(engine, plan(cases, targets, Filters())))
     declared = [*info.profiles, *(rulesets()[n] for n in info.rulesets if n in rulesets())]
@@ -36,6 +40,14 @@ def build(engine: Engine, cases: tuple[Case, ...], adapter: str) -> dict[str, An
         for o in outcomes
         if o.status in ("failed", "errored")
     ]
+    return data
+
+
+def _not_driven(engine: Engine, info: EngineInfo, adapter: str, reason: str) -> dict[str, Any]:
+    """The report of an engine no case could be asked of: who it is, why, and nothing run."""
+    data = reports.to_json([], info, 0)
+    data["engine"].update({"adapter": adapter, "capabilities": []})
+    data.update({"date": datetime.date.today().isoformat(), "identified": [], "deviations": [], "not_driven": reason})
     return data
 
 

@@ -1,11 +1,12 @@
-"""What the shipped adapters share: loading the third-party module, what they declare, and the queries they do
-not offer."""
+"""What the shipped adapters share: loading the third-party module, what they declare, the queries they do
+not offer, the search over a turn played one step at a time, and the report of an engine that cannot be driven."""
 
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import version
-from typing import Any, NoReturn
+from collections.abc import Callable, Hashable, Iterable
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, NoReturn, TypeVar
 
 from gammonspec.conformance.engine import EngineInfo, EngineLoadError, Skip
 from gammonspec.conformance.rulesets import Rules
@@ -20,8 +21,8 @@ def third_party(module: str, extra: str) -> Any:
         raise EngineLoadError(f"the {extra} adapter needs {exc.name}: pip install 'gammonspec[{extra}]'") from None
 
 
-class BackgammonMoveGenerator:
-    """An adapter for a backgammon move generator: legal plays of the `backgammon` ruleset and nothing else.
+class MoveGenerator:
+    """An adapter for a move generator: legal plays of its rulesets (backgammon unless it says) and nothing else.
 
     A subclass names its engine (also its distribution and extra) and the module it drives, and lists the
     positions a roll can leave with `self.module` (`plays`); when there are none the position stays as it is.
@@ -29,12 +30,16 @@ class BackgammonMoveGenerator:
 
     name: str
     module_name: str
+    rulesets: tuple[str, ...] = ("backgammon",)
 
     def __init__(self) -> None:
         self.module = third_party(self.module_name, self.name)
 
     def info(self) -> EngineInfo:
-        return EngineInfo(self.name, version(self.name), ("backgammon",), ("legal-plays",))
+        return EngineInfo(self.name, self.version(), self.rulesets, ("legal-plays",))
+
+    def version(self) -> str:
+        return version(self.name)
 
     def plays(self, layout: Layout, side: Side, d1: int, d2: int) -> list[Layout]:
         raise NotImplementedError
@@ -46,3 +51,44 @@ class BackgammonMoveGenerator:
         raise Skip("this adapter answers legal-plays only")
 
     next_segment = game_result = opening = may_double = cube_action = match_after_game = _not_offered
+
+
+Node = TypeVar("Node")
+
+
+def turn_ends(start: Node, steps: Callable[[Node], Iterable[Node]], key: Callable[[Node], Hashable]) -> list[Node]:
+    """Where a turn played one step at a time can end: the nodes from which `steps` offers no further step.
+
+    Each node (told apart by `key`) is expanded once, so transpositions of the same steps cost nothing."""
+    seen, ends, todo = {key(start)}, [], [start]
+    while todo:
+        node = todo.pop()
+        following = list(steps(node))
+        if not following:
+            ends.append(node)
+        for child in following:
+            if (k := key(child)) not in seen:
+                seen.add(k)
+                todo.append(child)
+    return ends
+
+
+class NotDriven:
+    """An engine that cannot be driven: it declares no ruleset and no query, and `not_driven` says exactly why.
+
+    `gammonspec report` writes its report with that reason and no results, so the results page shows it."""
+
+    name: str
+    reason: str
+    latest: str  # the version the reason is about, when the distribution is not installed here
+
+    @property
+    def not_driven(self) -> str:
+        return self.reason
+
+    def info(self) -> EngineInfo:
+        try:
+            found = version(self.name)
+        except PackageNotFoundError:
+            found = self.latest
+        return EngineInfo(self.name, found, (), ())

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from gammonspec.conformance.state import Layout, Side
 
-from .base import BackgammonMoveGenerator
+from .base import MoveGenerator
 from .boards import from_bgsage, to_bgsage
 
 
-class Bgsage(BackgammonMoveGenerator):
+class Bgsage(MoveGenerator):
     """Backgammon legal plays from bgsage."""
 
     name, module_name = "bgsage", "bgsage"

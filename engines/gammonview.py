@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from gammonspec.conformance.state import Layout, Side, other
 
-from .base import BackgammonMoveGenerator
+from .base import MoveGenerator
 from .boards import MIRROR, layout_of
 
 BAR = 25
 
 
-class Gammonview(BackgammonMoveGenerator):
+class Gammonview(MoveGenerator):
     """Backgammon legal plays from gammonview's gvformat.legality."""
 
     name, module_name = "gammonview", "gvformat.legality"

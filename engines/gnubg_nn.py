@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from gammonspec.conformance.state import Layout, Side
 
-from .base import BackgammonMoveGenerator
+from .base import MoveGenerator
 from .boards import from_gnubg, to_gnubg
 
 
-class GnubgNN(BackgammonMoveGenerator):
+class GnubgNN(MoveGenerator):
     """Backgammon legal plays from gnubg-nn."""
 
     name, module_name = "gnubg-nn", "gnubg_nn"

@@ -1,0 +1,59 @@
+"""The adapters to the engines from the package index added for issue 28, on positions worked out by hand from each
+engine's own source, and the report of an engine that cannot be driven."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gammonspec.conformance import cli
+from gammonspec.conformance.engine import load_engine
+from gammonspec.conformance.state import Layout
+
+HEAD_ONLY = tuple([0] * 23 + [15])  # fifteen on the 24-point, the Narde start
+
+
+def _narde(white: dict[int, int], black: dict[int, int], off: tuple[int, int] = (0, 0)) -> Layout:
+    return Layout("narde", *(tuple(side.get(p, 0) for p in range(1, 25)) for side in (white, black)), (0, 0), off)
+
+
+@pytest.fixture(scope="module")
+def nard():
+    pytest.importorskip("nard_backgammon", reason="the nard-backgammon extra is not installed")
+    return load_engine("nard-backgammon")
+
+
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_nard_backgammon_has_no_head_rule(nard, side):
+    """From the start, 6-5: board.py:129-141 offers every number from the head, so besides 24/13 the engine
+    plays two checkers off the head (24/18 24/19), which the head rule forbids."""
+    start = Layout("narde", HEAD_ONLY, HEAD_ONLY)
+    found = {p.points(side) for p in nard.plays(start, side, 6, 5)}
+    one = tuple(1 if p == 13 else 14 if p == 24 else 0 for p in range(1, 25))
+    two = tuple(1 if p in (18, 19) else 13 if p == 24 else 0 for p in range(1, 25))
+    assert found == {one, two}
+    assert all(p.points("black" if side == "white" else "white") == HEAD_ONLY for p in nard.plays(start, side, 6, 5))
+
+
+def test_nard_backgammon_bears_off_with_a_smaller_number(nard):
+    """White's last checker on its 6-point, black on white's 5 and 4 (black's 17 and 16), roll 2-1: no ordinary
+    move, so board.py:156-157 offers a bear-off with either number; the rules leave the checker where it is."""
+    before = _narde({6: 1}, {17: 1, 16: 1, 24: 13}, off=(14, 0))
+    assert nard.plays(before, "white", 2, 1) == [_narde({}, {17: 1, 16: 1, 24: 13}, off=(15, 0))]
+
+
+def test_nard_backgammon_doubles_from_the_start(nard):
+    """3-3 from the start: four threes, any number of them off the head, none to white's 12 (black's head)."""
+    start = Layout("narde", HEAD_ONLY, HEAD_ONLY)
+    found = {p.white for p in nard.plays(start, "white", 3, 3)}
+    expected = [{21: 4, 24: 11}, {18: 1, 21: 2, 24: 12}, {18: 2, 24: 13}, {15: 1, 21: 1, 24: 13}]
+    assert found == {tuple(e.get(p, 0) for p in range(1, 25)) for e in expected}
+
+
+def test_an_engine_that_cannot_be_driven_gets_a_report_saying_why(tmp_path, capsys):
+    assert cli.main(["report", "--out", str(tmp_path), "open-spiel"]) == 1  # nothing was checked
+    data = json.loads((tmp_path / "open-spiel.json").read_text())
+    assert "no SetState binding" in data["not_driven"]
+    assert data["results"] == [] and data["summary"]["total"] == 0 and data["identified"] == []
+    assert data["engine"]["rulesets"] == [] and data["engine"]["adapter"] == "open-spiel"
+    assert "open-spiel.json: not driven: pyspiel cannot be set" in capsys.readouterr().out
