@@ -1,0 +1,50 @@
+"""The built site's disagreement matrix, results pages and site-wide metadata: what a rules committee and an
+engine author read there (stakes, clause links, per-engine drill-down, badges, history), and no placeholder."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gammonspec.conformance.coverage import clauses
+from gammonspec.conformance.rulesets import registry, rulesets
+
+from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
+
+
+def test_every_switch_value_has_words_and_its_clauses_are_of_games_that_take_it() -> None:
+    for name, spec in registry()["switches"].items():
+        for rs in rulesets().values():
+            assert rs.switches[name] in spec["plain"], (name, rs.switches[name])
+        for value, listed in spec["clauses"].items():
+            games = {rs.game for rs in rulesets().values() if rs.switches[name] == value}
+            for rule in listed:
+                assert rule in clauses(), (name, value, rule)
+                assert clauses()[rule].path.stem in games, (name, value, rule)
+            assert len({clauses()[r].path.stem for r in listed}) == len(listed), (name, value)  # one per game
+
+
+def _cells(page: str, switch: str) -> list[str]:
+    row = re.search(rf'<tr><th title="topic: [^"]+"><a href="[^"]*#{switch}">.*?</tr>', page)
+    assert row, switch
+    return re.findall(r"<td.*?</td>", row[0])
+
+
+def test_matrix_gives_stakes_and_links_each_value_to_the_clause_that_states_it(built: Path) -> None:  # noqa: F811
+    page = (built / "disagreements" / "index.html").read_text()
+    scoring = _cells(page, "scoring")  # backgammon, narde-guide, narde-variant, crazy-narde, gul-bara
+    assert "1 / 2 / 3 points (single, gammon, backgammon)" in scoring[0] and "= single-gammon-backgammon" in scoring[0]
+    assert "1 / 2 / 3 points (oin, mars, coke)" in scoring[1] and "scoring = oin-mars-coke" in scoring[1]
+    assert 'href="../narde/#nd.score.coke"' in scoring[1]
+    cube = _cells(page, "cube")
+    assert 'href="../backgammon/#bg.cube.faces"' in cube[0] and "bg.cube.dead" not in cube[0]
+    assert "nd.score.oin" not in cube[1] and 'href="../switches/#cube"' in cube[1]  # no Narde clause states it
+    assert 'href="../crazy-narde/#cn.cube.none"' in cube[4]
+    assert 'href="../backgammon/#bg.opening.every-game"' in _cells(page, "next-game-opener")[0]
+    assert "<th>options</th>" in page and "coke-value (3 / 2)" in page
+    assert 'data-md-type="navigation" hidden' not in page  # the page keeps the navigation
+    narde = (built / "narde" / "index.html").read_text()
+    assert (
+        "The same in all of them:" in narde
+        and 'href="../switches/#hitting"><code>hitting</code></a>: no hitting' in narde
+    )
