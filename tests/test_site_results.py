@@ -3,13 +3,14 @@ engine author read there (stakes, clause links, per-engine drill-down, badges, h
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from gammonspec.conformance.coverage import clauses
 from gammonspec.conformance.rulesets import registry, rulesets
 
-from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
+from tests.test_site import ROOT, built  # noqa: F401  (the built site, shared fixture)
 
 
 def test_every_switch_value_has_words_and_its_clauses_are_of_games_that_take_it() -> None:
@@ -48,3 +49,22 @@ def test_matrix_gives_stakes_and_links_each_value_to_the_clause_that_states_it(b
         "The same in all of them:" in narde
         and 'href="../switches/#hitting"><code>hitting</code></a>: no hitting' in narde
     )
+
+
+def test_no_placeholder_host_and_canonical_links_only_from_the_deployed_address(built: Path, monkeypatch) -> None:  # noqa: F811
+    from mkdocs.config import load_config
+
+    home = (built / "index.html").read_text()
+    assert 'rel="canonical"' not in home and "<loc>" not in (built / "sitemap.xml").read_text()
+    assert not any("example.org" in p.read_text() for p in built.rglob("*.html"))
+    monkeypatch.setenv("GAMMONSPEC_SITE_URL", "https://rules.example.net/gammonspec/")
+    assert load_config(str(ROOT / "site" / "mkdocs.yml"))["site_url"] == "https://rules.example.net/gammonspec/"
+
+
+def test_every_reported_suite_version_is_a_released_changelog_entry() -> None:
+    """The site shows results dated against a suite version: that version has a dated entry, not "unreleased"."""
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    versions = {json.loads(p.read_text())["suite"]["version"] for p in (ROOT / "site" / "results").rglob("*.json")}
+    assert versions
+    for v in versions:
+        assert re.search(rf"^## {re.escape(v)} \(\d{{4}}-\d\d-\d\d\)$", changelog, re.M), f"{v}: no dated entry"
