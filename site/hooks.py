@@ -27,7 +27,6 @@ from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, link_rule_ids
 from gammonspec.conformance.matrix import MARKER
-from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rulesets import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
@@ -632,7 +631,6 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.src_uri == "disagreements.md":
         page.meta["hide"] = ["toc"]  # the matrix gets the width of the table of contents
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
-    markdown = markdown.replace("<!-- perft-tables -->", tables_markdown())
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []

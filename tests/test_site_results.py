@@ -68,3 +68,18 @@ def test_every_reported_suite_version_is_a_released_changelog_entry() -> None:
     assert versions
     for v in versions:
         assert re.search(rf"^## {re.escape(v)} \(\d{{4}}-\d\d-\d\d\)$", changelog, re.M), f"{v}: no dated entry"
+
+
+def test_perft_page_holds_the_published_tables_as_a_plain_file() -> None:
+    """spec/perft.md read as a file has the tables its text announces, the same as cases/perft."""
+    from gammonspec.conformance.perft import published, with_tables
+
+    text = (ROOT / "spec" / "perft.md").read_text()
+    fix = "python -c 'from pathlib import Path; from gammonspec.conformance.perft import with_tables as w; "
+    fix += 'p = Path("spec/perft.md"); p.write_text(w(p.read_text()))\''
+    assert text == with_tables(text), f"spec/perft.md: its tables differ from cases/perft; run {fix}"
+    block = text.split("<!-- perft-tables:", 1)[1].split("<!-- /perft-tables -->", 1)[0]
+    for name, table in published().items():
+        for depth, row in table.depths.items():
+            assert f"| `{name}` | {depth} | {row['positions']:,} |" in block, (name, depth)
+    assert text.index("The tables below") < text.index("<!-- perft-tables:")
