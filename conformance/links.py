@@ -122,16 +122,3 @@ def _subs(text: str, rules: list[tuple[re.Pattern[str], Callable[[re.Match[str]]
         pieces = _PARTS.split(text)
         text = "".join(p if i % 2 else pattern.sub(fn, p) for i, p in enumerate(pieces))
     return text
-
-
-@cache
-def switch_clause(switch: str, game: str) -> str | None:
-    """The clause of the game's page that names the switch in its text (the first one), if any."""
-    for rule, clause in clauses().items():
-        if clause.path.stem != game:
-            continue
-        lines = clause.path.read_text(encoding="utf-8").splitlines()[clause.line :]
-        section = "\n".join(lines[: next((i for i, line in enumerate(lines) if line.startswith("#")), len(lines))])
-        if f"`{switch}`" in section:
-            return rule
-    return None

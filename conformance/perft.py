@@ -16,6 +16,7 @@ their plays differ.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -309,8 +310,16 @@ def published() -> dict[str, Published]:
     return tables
 
 
+TABLES_BLOCK = re.compile(r"(<!-- perft-tables: [^>]*-->\n).*?(<!-- /perft-tables -->)", re.S)
+
+
+def with_tables(markdown: str) -> str:
+    """The text with its perft-tables block holding the tables of cases/perft (spec/perft.md keeps them in the file)."""
+    return TABLES_BLOCK.sub(lambda m: f"{m[1]}\n{tables_markdown()}\n\n{m[2]}", markdown)
+
+
 def tables_markdown() -> str:
-    """The published tables as Markdown, one row per ruleset and depth (the site's perft page)."""
+    """The published tables as Markdown, one row per ruleset and depth (spec/perft.md)."""
     lines = [
         "| ruleset | depth | positions | over 36 rolls | counted with |",
         "|---|--:|--:|--:|---|",

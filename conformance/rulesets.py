@@ -124,15 +124,17 @@ class Ruleset:
 
 @cache
 def registry() -> dict[str, Any]:
-    """The switch and option registry; who states or decided which value is checked."""
+    """The switch and option registry; the values named by who states or decided each, its words and its clauses are checked."""
     path = SPEC_DIR / "switches.yaml"
     data = load_yaml(path)
     for name, spec in data["switches"].items():
         seen: dict[str, str] = {}
-        for key in ("sources", "decided"):
-            for value, sources in spec.get(key, {}).items():
+        for key in ("sources", "decided", "plain", "clauses"):
+            for value in spec.get(key, {}):
                 if value not in spec["values"]:
                     raise DataError(path, locate(spec, key), f"switch {name}: {key} names no value {value!r}")
+        for key in ("sources", "decided"):
+            for sources in spec.get(key, {}).values():
                 for source in sources:
                     if source in seen:
                         raise DataError(

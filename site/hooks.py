@@ -5,6 +5,7 @@ Clause headings get their rule ID as anchor, rule IDs in the text become links t
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 import subprocess
@@ -24,9 +25,8 @@ from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import HEADING, cases_by_rule, clauses
 from gammonspec.conformance.diagram import svg
 from gammonspec.conformance.games import GAME_DATA
-from gammonspec.conformance.links import link_line, link_rule_ids, switch_clause
+from gammonspec.conformance.links import link_line, link_rule_ids
 from gammonspec.conformance.matrix import MARKER
-from gammonspec.conformance.perft import tables_markdown
 from gammonspec.conformance.rulesets import accepted, registry, rulesets
 from gammonspec.conformance.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
@@ -40,12 +40,6 @@ CSS = """
 .md-typeset table:not([class]) td code { white-space: nowrap; word-break: keep-all; }  /* names never break */
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
-.matrix { overflow-x: auto; max-width: 100%; }
-.matrix td, .matrix th { white-space: nowrap; padding: .3em .45em; }
-.matrix td code, .matrix td a { color: #1a1a1a; }
-.matrix .pin { display: block; white-space: normal; font-size: .62rem; line-height: 1.3; }
-.matrix .pin a { white-space: nowrap; margin-right: .4em; }
-.matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
@@ -269,7 +263,8 @@ def _index(game: str, cases: list[Case]) -> str:
     return "\n".join(lines)
 
 
-RESULTS = Path(__file__).resolve().parent / "results"
+SITE = Path(__file__).resolve().parent
+RESULTS = SITE / "results"
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -373,6 +368,7 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "changelog.md", content=changelog_page()))
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
+    files.append(File.generated(config, "tables.css", content=(SITE / "tables.css").read_text(encoding="utf-8")))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
     for r in found:
@@ -506,7 +502,7 @@ def _examples(rule: str, cases: list[Case]) -> list[str]:
     return [f'<a id="{rule}--{n}"></a>' for n in range(1, len(cases) + 1)] + [""] + out
 
 
-TINTS = ("#cfe8f7", "#fbe3b3", "#cdeee4", "#f3d3e6", "#f7f0b6")  # light Okabe-Ito tints, one per value in a row
+TINTS = 5  # colours a row can tell apart, one per value (site/tables.css, light and dark)
 
 
 @cache
@@ -521,54 +517,77 @@ def pinning() -> dict[tuple[str, str, str], list[Case]]:
 
 
 def clause_of(switch: str, value: str, game: str) -> str | None:
-    """The clause of a switch value in a game: the one that names the switch, else the clause most of whose
-    cases pin the value (then the one with most such cases)."""
-    by_rule = cases_by_rule(suite())
-    rules = Counter(
-        rule for case in pinning().get((switch, value, game), []) for rule in case.rule_ids if rule in by_rule
+    """The clause of the game that states or decides the switch value (switches.yaml `clauses`), if any."""
+    listed = registry()["switches"][switch].get("clauses", {}).get(value, [])
+    return next((rule for rule in listed if rule in clauses() and clauses()[rule].path.stem == game), None)
+
+
+def _plain(switch: str, value: str, rs: Any) -> str:
+    """The value in the few words the matrix shows, its stakes spelled out (an `{option}` is the ruleset's default)."""
+    words = registry()["switches"][switch].get("plain", {}).get(value, value)
+    return re.sub(r"\{([a-z-]+)\}", lambda m: _value(rs.options[m[1]]["default"]), words)
+
+
+def _cell(name: str, value: str, rs: Any, tint: int, up: str) -> str:
+    """One matrix cell: the value in words linked to its clause, stated (●) or decided (○), and its cases."""
+    spec = registry()["switches"][name]
+    mark = ""
+    if rs.source in spec.get("sources", {}).get(value, []):
+        mark = '&nbsp;<span class="mark" title="stated by the source">●</span>'
+    if rs.source in (spec.get("decided") or {}).get(value, []):
+        mark = '&nbsp;<span class="mark" title="decided by us: the source is silent">○</span>'
+    rule = clause_of(name, value, rs.game)
+    where = f"{up}{clauses()[rule].path.stem}/#{rule}" if rule else f"{up}switches/#{name}"
+    about = f"{name} = {value}" + (f", § {rule}" if rule else ", no clause of its own") + f": {spec['values'][value]}"
+    pins = pinning().get((name, value, rs.game), [])
+    count = f"{len(pins)} case{'s' * (len(pins) != 1)}"
+    cases = f'<a href="{up}switches/#{name}--{value}--{rs.game}">{count}</a>' if pins else "no case"
+    return (
+        f'<td class="v{tint % TINTS}" title="{html.escape(about)}"><a href="{where}">{_plain(name, value, rs)}</a>'
+        f'{mark}<span class="pin">{cases}</span></td>'
     )
-    best = sorted(rules, key=lambda rule: (-rules[rule] / len(by_rule[rule]), -rules[rule], rule))
-    return switch_clause(switch, game) or next(iter(best), None)
+
+
+def _options_row(chosen: list[Any], up: str) -> str:
+    """The options each ruleset offers within itself, with their allowed values."""
+    cells = []
+    for rs in chosen:
+        items = [f"{k} ({' / '.join(_value(a) for a in v['allowed'])})" for k, v in rs.options.items()]
+        cells.append(f'<td><a href="{up}rulesets/#{rs.name}">{"<br>".join(items) or "none"}</a></td>')
+    return f"<tr><th>options</th>{''.join(cells)}</tr>" if any(rs.options for rs in chosen) else ""
 
 
 def matrix(game: str, up: str = "../") -> str:
-    """The disagreement matrix as HTML: one row per switch the rulesets differ on, a value's colour shared
-    across its row, each cell linked to the switch's definition and to the cases that pin it, and marked
-    as stated by the ruleset's source (●) or decided by us where the source is silent (○)."""
+    """The disagreement matrix as HTML: one row per switch the rulesets differ on, each value in words with its
+    stakes, a value's colour shared across its row, each cell linked to the clause that states the value for
+    that game and to the cases that pin it, marked as stated by the ruleset's source (●) or decided by us where
+    the source is silent (○); the switches they agree on listed under it."""
     chosen = sorted(
         (rs for rs in rulesets().values() if game in ("all", rs.game)), key=lambda rs: (GAMES.index(rs.game), rs.name)
     )
     head = "".join(f'<th><a href="{up}rulesets/#{rs.name}"><code>{rs.name}</code></a></th>' for rs in chosen)
-    rows = []
+    rows, same = [], []
     for name, spec in registry()["switches"].items():
         values = [rs.switches[name] for rs in chosen]
         if len(set(values)) == 1:
+            same.append(f'<a href="{up}switches/#{name}"><code>{name}</code></a>: {_plain(name, values[0], chosen[0])}')
             continue
         order = list(dict.fromkeys(values))
-        cells = []
-        for rs, value in zip(chosen, values):
-            stated = rs.source in spec.get("sources", {}).get(value, [])
-            decided = rs.source in (spec.get("decided") or {}).get(value, [])
-            mark = ' <span title="stated by the source">●</span>' if stated else ""
-            mark += ' <span title="decided by us: the source is silent">○</span>' if decided else ""
-            pins = pinning().get((name, value, rs.game), [])
-            rule = clause_of(name, value, rs.game)
-            where = f'<a href="{up}{clauses()[rule].path.stem}/#{rule}">§&#8239;{rule}</a>' if rule else ""
-            count = f"{len(pins)} case{'s' * (len(pins) != 1)}"
-            cases = f' <a href="{up}switches/#{name}--{value}--{rs.game}">{count}</a>' if pins else ""
-            cells.append(
-                f'<td style="background:{TINTS[order.index(value) % len(TINTS)]}">'
-                f'<a href="{up}switches/#{name}"><code>{value}</code></a>{mark}<span class="pin">{where}{cases}</span></td>'
-            )
-        rows.append(f'<tr><th><a href="{up}switches/#{name}"><code>{name}</code></a></th>{"".join(cells)}</tr>')
+        cells = "".join(_cell(name, v, rs, order.index(v), up) for rs, v in zip(chosen, values))
+        rows.append(
+            f'<tr><th title="topic: {spec["topic"]}"><a href="{up}switches/#{name}"><code>{name}</code></a></th>{cells}</tr>'
+        )
+    agreed = f"\n\nThe same in all of them: {'; '.join(same)}.\n" if same else "\n"
     return (
+        f'<p class="matrix-cue">Scroll the table sideways for all {len(chosen)} rulesets.</p>'
         '<div class="matrix"><table><thead><tr><th>switch</th>'
         + head
         + "</tr></thead><tbody>"
         + "".join(rows)
+        + _options_row(chosen, up)
         + "</tbody></table></div>\n\n● stated by the ruleset's source · ○ decided by us where the source is silent · "
-        "a colour is one value within its row; under each value, the clause that states it for that game and the "
-        "cases that pin it there.\n"
+        "a colour is one value within its row; each value links to the clause that states it for that game "
+        "(its switch value in the cell's tooltip), and under it to the cases that pin it there." + agreed
     )
 
 
@@ -610,9 +629,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         return markdown
     by_rule = cases_by_rule(suite())
     if page.file.src_uri == "disagreements.md":
-        page.meta["hide"] = ["navigation", "toc"]  # the matrix gets the full width
+        page.meta["hide"] = ["toc"]  # the matrix gets the width of the table of contents
     markdown = MARKER.sub(lambda m: matrix(m["game"]), markdown)
-    markdown = markdown.replace("<!-- perft-tables -->", tables_markdown())
     if page.file.src_uri == "index.md":
         markdown += "\n".join(home())
     out: list[str] = []

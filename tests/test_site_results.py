@@ -1,0 +1,85 @@
+"""The built site's disagreement matrix, results pages and site-wide metadata: what a rules committee and an
+engine author read there (stakes, clause links, per-engine drill-down, badges, history), and no placeholder."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from gammonspec.conformance.coverage import clauses
+from gammonspec.conformance.rulesets import registry, rulesets
+
+from tests.test_site import ROOT, built  # noqa: F401  (the built site, shared fixture)
+
+
+def test_every_switch_value_has_words_and_its_clauses_are_of_games_that_take_it() -> None:
+    for name, spec in registry()["switches"].items():
+        for rs in rulesets().values():
+            assert rs.switches[name] in spec["plain"], (name, rs.switches[name])
+        for value, listed in spec["clauses"].items():
+            games = {rs.game for rs in rulesets().values() if rs.switches[name] == value}
+            for rule in listed:
+                assert rule in clauses(), (name, value, rule)
+                assert clauses()[rule].path.stem in games, (name, value, rule)
+            assert len({clauses()[r].path.stem for r in listed}) == len(listed), (name, value)  # one per game
+
+
+def _cells(page: str, switch: str) -> list[str]:
+    row = re.search(rf'<tr><th title="topic: [^"]+"><a href="[^"]*#{switch}">.*?</tr>', page)
+    assert row, switch
+    return re.findall(r"<td.*?</td>", row[0])
+
+
+def test_matrix_gives_stakes_and_links_each_value_to_the_clause_that_states_it(built: Path) -> None:  # noqa: F811
+    page = (built / "disagreements" / "index.html").read_text()
+    scoring = _cells(page, "scoring")  # backgammon, narde-guide, narde-variant, crazy-narde, gul-bara
+    assert "1 / 2 / 3 points (single, gammon, backgammon)" in scoring[0] and "= single-gammon-backgammon" in scoring[0]
+    assert "1 / 2 / 3 points (oin, mars, coke)" in scoring[1] and "scoring = oin-mars-coke" in scoring[1]
+    assert 'href="../narde/#nd.score.coke"' in scoring[1]
+    cube = _cells(page, "cube")
+    assert 'href="../backgammon/#bg.cube.faces"' in cube[0] and "bg.cube.dead" not in cube[0]
+    assert "nd.score.oin" not in cube[1] and 'href="../switches/#cube"' in cube[1]  # no Narde clause states it
+    assert 'href="../crazy-narde/#cn.cube.none"' in cube[4]
+    assert 'href="../backgammon/#bg.opening.every-game"' in _cells(page, "next-game-opener")[0]
+    assert "<th>options</th>" in page and "coke-value (3 / 2)" in page
+    assert 'data-md-type="navigation" hidden' not in page  # the page keeps the navigation
+    narde = (built / "narde" / "index.html").read_text()
+    assert (
+        "The same in all of them:" in narde
+        and 'href="../switches/#hitting"><code>hitting</code></a>: no hitting' in narde
+    )
+
+
+def test_no_placeholder_host_and_canonical_links_only_from_the_deployed_address(built: Path, monkeypatch) -> None:  # noqa: F811
+    from mkdocs.config import load_config
+
+    home = (built / "index.html").read_text()
+    assert 'rel="canonical"' not in home and "<loc>" not in (built / "sitemap.xml").read_text()
+    assert not any("example.org" in p.read_text() for p in built.rglob("*.html"))
+    monkeypatch.setenv("GAMMONSPEC_SITE_URL", "https://rules.example.net/gammonspec/")
+    assert load_config(str(ROOT / "site" / "mkdocs.yml"))["site_url"] == "https://rules.example.net/gammonspec/"
+
+
+def test_every_reported_suite_version_is_a_released_changelog_entry() -> None:
+    """The site shows results dated against a suite version: that version has a dated entry, not "unreleased"."""
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    versions = {json.loads(p.read_text())["suite"]["version"] for p in (ROOT / "site" / "results").rglob("*.json")}
+    assert versions
+    for v in versions:
+        assert re.search(rf"^## {re.escape(v)} \(\d{{4}}-\d\d-\d\d\)$", changelog, re.M), f"{v}: no dated entry"
+
+
+def test_perft_page_holds_the_published_tables_as_a_plain_file() -> None:
+    """spec/perft.md read as a file has the tables its text announces, the same as cases/perft."""
+    from gammonspec.conformance.perft import published, with_tables
+
+    text = (ROOT / "spec" / "perft.md").read_text()
+    fix = "python -c 'from pathlib import Path; from gammonspec.conformance.perft import with_tables as w; "
+    fix += 'p = Path("spec/perft.md"); p.write_text(w(p.read_text()))\''
+    assert text == with_tables(text), f"spec/perft.md: its tables differ from cases/perft; run {fix}"
+    block = text.split("<!-- perft-tables:", 1)[1].split("<!-- /perft-tables -->", 1)[0]
+    for name, table in published().items():
+        for depth, row in table.depths.items():
+            assert f"| `{name}` | {depth} | {row['positions']:,} |" in block, (name, depth)
+    assert text.index("The tables below") < text.index("<!-- perft-tables:")
