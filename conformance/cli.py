@@ -5,16 +5,18 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from . import PROTOCOL_VERSION, __version__, jobs, profiles
+from . import PROTOCOL_VERSION, __version__, jobs, profiles, report_files
 from .engine import EngineLoadError, describe_exception, load_engine
 from .rulesets import rulesets
 from .state import GAMES
-from .terminal import clipped, say, shortened
+from .terminal import ReaderGone, clipped, say, shortened
 from .yamlio import DataError, read_text
 
 if TYPE_CHECKING:
@@ -113,8 +115,21 @@ def _parser() -> argparse.ArgumentParser:
     _cases_option(ident)
 
     report = commands.add_parser("report", help="run the suite against engines and write one JSON file per engine")
-    report.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder for the JSON files")
-    report.add_argument("engines", nargs="+", metavar="ENGINE", help="installed engine names or MODULE:ATTR")
+    report.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="the folder for the JSON files (made if missing)"
+    )
+    report.add_argument("engines", nargs="*", metavar="ENGINE", help="installed engine names or MODULE:ATTR")
+    report.add_argument(
+        "--engine-cmd",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="an engine process speaking the protocol (spec/protocol.md); may be given more than once",
+    )
+    report.add_argument("--timeout", type=seconds, default=10.0, help="seconds per request (default 10)")
+    report.add_argument(
+        "--startup-timeout", type=seconds, default=60.0, help="seconds for an engine process to start (default 60)"
+    )
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
@@ -250,24 +265,6 @@ def _read_expect_fail(path: Path, cases: tuple[Case, ...]) -> tuple[set[str], li
     return ids, stale
 
 
-def _writable(option: str, path: Path | None) -> None:
-    """Fail before the run, not after it, when a report cannot be written."""
-    if path is None:
-        return
-    folder = path.parent
-    problem = (
-        "is a folder"
-        if path.is_dir()
-        else f"no folder {folder}"
-        if not folder.is_dir()
-        else "cannot be written"
-        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
-        else None
-    )
-    if problem:
-        raise DataError(path, None, f"{option}: {problem}")
-
-
 def _apart(args: argparse.Namespace) -> None:
     """A run's reports go to two files, neither of them one it reads (a case file, the known failures)."""
     read = [("--cases", p) for p in args.cases] + ([("--expect-fail", args.expect_fail)] if args.expect_fail else [])
@@ -338,10 +335,9 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from . import export
-    from .reports import write_atomically
     from .runner import Filters, plan
 
-    _writable("--json", args.json)
+    report_files.claim("--json", args.json)
     loaded = _loaded(args)
     for problem in loaded.errors:
         say(problem)
@@ -365,7 +361,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     data = export.document(pairs)
     export.check(data)
-    write_atomically(args.json, export.dumps(data))
+    report_files.write(args.json, export.dumps(data))
     print(
         f"{args.json}: {len(pairs)} cases ({len({c.id for c, _ in pairs})} distinct) under {len({t.name for _, t in pairs})} rulesets, {sum(len(c['requests']) for c in data['cases'])} requests"
     )
@@ -376,11 +372,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
     import json
 
     from .merge import merge
-    from .reports import write_atomically
 
-    _writable("--json", args.json)
+    report_files.claim("--json", args.json)
     merged = merge(args.reports)
-    write_atomically(args.json, json.dumps(merged, indent=2) + "\n")
+    report_files.write(args.json, json.dumps(merged, indent=2) + "\n")
     if merged.get("kind") == "perft":
         print(
             f"{args.json}: "
@@ -399,8 +394,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if unknown:
         say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
         return EXIT_USAGE
-    _writable("--json", args.json)
-    _writable("--junit", args.junit)
+    report_files.claim("--json", args.json)
+    report_files.claim("--junit", args.junit)
     _apart(args)
     try:
         early = EarlyHandshake(start(args))  # an engine process starts while the cases load
@@ -470,7 +465,7 @@ def _progress_bar(quiet: bool, total: int) -> Callable[[Iterable[T]], Iterable[T
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz_command import command
 
-    _writable("--json", args.json)
+    report_files.claim("--json", args.json)
     existing = next(p for p in (args.out, *args.out.parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK):
         raise DataError(args.out, None, f"--out: {existing} is not a folder that can be written")
@@ -482,9 +477,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
 
     from . import identify
     from .launch import handshake, start
-    from .reports import write_atomically
 
-    _writable("--json", args.json)
+    report_files.claim("--json", args.json)
     engine = start(args)
     try:
         info = handshake(engine)
@@ -511,18 +505,24 @@ def cmd_identify(args: argparse.Namespace) -> int:
             engine.close()
     print("\n\n".join(identify.text(r) for r in results))
     if args.json:
-        write_atomically(args.json, json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
+        report_files.write(args.json, json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
     return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     from . import engine_report
     from .cases import suite
+    from .subprocess_engine import SubprocessEngine
 
-    if not args.out.is_dir():
-        say(f"--out {args.out}: no such folder")
+    if not args.engines and not args.engine_cmd:
+        say("report: name an engine (ENGINE or --engine-cmd COMMAND)")
+        return EXIT_USAGE
+    if args.out.exists() and not args.out.is_dir():
+        say(f"--out {args.out}: not a folder")
         return EXIT_USAGE
     engines = [(name, load_engine(name)) for name in args.engines]  # every name checked before any run
+    engines += [(cmd, SubprocessEngine(cmd, args.timeout, args.startup_timeout)) for cmd in args.engine_cmd]
+    args.out.mkdir(parents=True, exist_ok=True)
     worst = EXIT_OK
     for name, engine in engines:
         data = engine_report.build(engine, suite(), name)
@@ -586,7 +586,7 @@ def cmd_pinning(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from . import replay
 
-    _writable("--json", args.json)
+    report_files.claim("--json", args.json)
     return _under_targets(args, replay.main)
 
 
@@ -607,19 +607,48 @@ def main(argv: list[str] | None = None) -> int:
         "export": cmd_export,
         "replay": cmd_replay,
     }[args.command]
+    stdout, sys.stdout = sys.stdout, ReaderGone(sys.stdout)
+    on_term = (
+        signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
+    )
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:
         print(f"gammonspec: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # output piped into head or less
+        return _interrupted("interrupted", 130)
+    except Terminated:
+        return _interrupted("terminated", 143)
+    except BrokenPipeError:  # serve's reader has gone
         sys.stderr.close()
         return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - a bug of gammonspec's: one located line, never a traceback
         print(f"gammonspec: internal error, please report it: {describe_exception(exc)}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        sys.stdout = stdout
+        report_files.release()
+        if on_term is not None:
+            signal.signal(signal.SIGTERM, on_term)
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (a cancelled CI job): ends the command as Ctrl-C does."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _interrupted(how: str, status: int) -> int:
+    """One line for a run cut short; an earlier report at a path this run was to write is removed, so that
+    it cannot read as this run's (exit 130 for Ctrl-C, 143 for SIGTERM)."""
+    unwritten = report_files.pending()
+    removed = report_files.abandon()
+    gone = f"; removed the earlier report {', '.join(map(str, removed))}, which was not this run's" if removed else ""
+    say(clipped(f"{how} before the end: no report of this run{gone}" if unwritten else how))
+    return status
 
 
 if __name__ == "__main__":

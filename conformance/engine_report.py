@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import identify, reports
+from . import identify, report_files, reports
 from .cases import Case
 from .engine import Engine, EngineInfo
 from .rulesets import rulesets
@@ -53,5 +53,5 @@ def _not_driven(engine: Engine, info: EngineInfo, adapter: str, reason: str) -> 
 
 def write(folder: Path, data: dict[str, Any]) -> Path:
     path = folder / (re.sub(r"[^a-z0-9.-]+", "-", data["engine"]["name"].lower()) + ".json")
-    path.write_text(json.dumps(data, indent=2) + "\n")
+    report_files.write(path, json.dumps(data, indent=2) + "\n")
     return path

@@ -12,10 +12,9 @@ import sys
 
 from tqdm import tqdm
 
-from . import fuzz, fuzz_report, generators
+from . import fuzz, fuzz_report, generators, report_files
 from .engine import EngineLoadError
 from .launch import handshake, rerun_engine, start
-from .reports import write_atomically
 from .runner import Target
 from .terminal import say
 
@@ -83,7 +82,7 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
         )
     print(fuzz_report.text(campaign, rerun_engine(args)))
     if args.json:
-        write_atomically(args.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")
+        report_files.write(args.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")
     if campaign.fatal:
         say(f"the campaign stopped: the engine cannot be asked anything more: {campaign.fatal}")
         return EXIT_USAGE

@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from . import PROTOCOL_VERSION, __version__, jobs
+from . import PROTOCOL_VERSION, __version__, jobs, report_files
 from .board import draw
 from .engine import Engine, EngineFailure, EngineLoadError
 from .games import GAME_DATA
@@ -36,7 +36,6 @@ from .perft import (
 from .position_ids import decode_xgid, encode_xgid
 from .profiles import Profile
 from .protocol import ProtocolError, check_state
-from .reports import write_atomically
 from .rulesets import Rules, Ruleset
 from .state import State, StateError
 from .terminal import say
@@ -290,9 +289,7 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
             say(f"no ruleset or profile selected is of the position's game, {root.layout.game}")
             return EXIT_USAGE
     if args.json:
-        from .cli import _writable
-
-        _writable("--json", args.json)
+        report_files.claim("--json", args.json)
     try:
         engine = engine_of(engine_args_of(args))
         info = handshake(engine)
@@ -318,7 +315,7 @@ def command(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> 
         if hasattr(engine, "close"):
             engine.close()
     if args.json:
-        write_atomically(args.json, json.dumps(report(args, info.name, info.version, tables), indent=2) + "\n")
+        report_files.write(args.json, json.dumps(report(args, info.name, info.version, tables), indent=2) + "\n")
     return worst
 
 

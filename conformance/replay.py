@@ -24,7 +24,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import __version__
+from . import __version__, report_files
 from .board import draw
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult, describe_exception
 from .games import GAME_DATA
@@ -486,7 +486,7 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
     seconds = time.perf_counter() - began
     print(text(results, info, seconds, args.quiet))
     if args.json:
-        args.json.write_text(json.dumps(to_json(results, info, seconds), indent=2) + "\n")
+        report_files.write(args.json, json.dumps(to_json(results, info, seconds), indent=2) + "\n")
     if problems:
         return EXIT_USAGE
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK

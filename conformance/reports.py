@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from . import PROTOCOL_VERSION, __version__
+from . import PROTOCOL_VERSION, __version__, report_files
 from .board import draw
 from .engine import EngineInfo
 from .games import GAME_DATA
@@ -22,18 +20,6 @@ from .state import StateError
 from .terminal import printable
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
-
-
-def write_atomically(path: Path, data: str) -> None:
-    """Write the whole file or nothing: a temporary file beside it, then renamed over it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
@@ -174,7 +160,7 @@ def write_json(
     shard: dict[str, Any] | None = None,
     engine_args: str = "",
 ) -> None:
-    write_atomically(path, json.dumps(to_json(outcomes, info, restarts, shard, engine_args), indent=2) + "\n")
+    report_files.write(path, json.dumps(to_json(outcomes, info, restarts, shard, engine_args), indent=2) + "\n")
 
 
 def write_json_error(path: Path, message: str, stderr: str = "") -> None:
@@ -186,7 +172,7 @@ def write_json_error(path: Path, message: str, stderr: str = "") -> None:
         "summary": summary([]),
         "results": [],
     }
-    write_atomically(path, json.dumps(data, indent=2) + "\n")
+    report_files.write(path, json.dumps(data, indent=2) + "\n")
 
 
 def write_junit_error(path: Path, message: str, stderr: str = "") -> None:
@@ -233,4 +219,4 @@ def _write_xml(path: Path, suite: ET.Element) -> None:
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)
-    write_atomically(path, '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")
+    report_files.write(path, '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import sys
+from typing import Any, TextIO
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
@@ -32,3 +35,37 @@ def printable(text: str) -> str:
     """Text from an engine made safe for a terminal and for XML: ANSI sequences dropped, other control
     characters written as escapes (tabs and newlines kept)."""
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _ANSI.sub("", text))
+
+
+class ReaderGone:
+    """stdout that outlives its reader: once a pipe's reader has gone (`run ... | head -1`), further output
+    is dropped and the command goes on, so its verdict and its report are those of the whole run."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lose()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lose()
+
+    def _lose(self) -> None:
+        self.gone = True
+        try:  # what is still buffered, and the interpreter's last flush, go nowhere instead of failing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
