@@ -56,10 +56,11 @@ def test_report_writes_one_json_per_engine(tmp_path, capsys):
     assert re.search(r"bgsage\.json: \d{3} passed, 1 failed", capsys.readouterr().out)
 
 
-def test_report_needs_an_existing_folder_and_known_engines(tmp_path, capsys):
-    assert cli.main(["report", "--out", str(tmp_path / "nope"), "gnubg-nn"]) == 2
-    assert cli.main(["report", "--out", str(tmp_path), "no-such-engine"]) == 2
-    assert list(tmp_path.iterdir()) == []
+def test_report_needs_a_folder_and_known_engines(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    assert cli.main(["report", "--out", str(tmp_path / "file"), "gnubg-nn"]) == 2
+    assert cli.main(["report", "--out", str(tmp_path / "new"), "no-such-engine"]) == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]  # nothing made before every engine loads
 
 
 def test_committed_results_are_current_in_what_they_claim():
