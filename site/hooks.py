@@ -58,9 +58,15 @@ def case_page(game: str) -> str:
     return f"cases-{game}.md"
 
 
-def board(state: State, title: str, width: int = 380) -> str:
+def has_cube(case: Case) -> bool:
+    """Whether the case's boards show a doubling cube: only if every ruleset it runs under has one."""
+    under = [rs for rs in rulesets().values() if rs.game == case.game and rs.admits(case.requires, case.options)]
+    return all(rs.switches.get("cube") != "none" for rs in under)
+
+
+def board(state: State, title: str, width: int = 380, cube: bool = True) -> str:
     """A Markdown image of the state's board, its SVG stored once under boards/ by content."""
-    content = svg(state)  # the title goes in the alt text, so equal positions share one file
+    content = svg(state, cube=cube)  # the title goes in the alt text, so equal positions share one file
     name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
     BOARDS[name] = content
     return f'![{_text(title)}]({name}){{ loading=lazy width="{width}" }}'
@@ -120,7 +126,7 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _plays(step: Step) -> list[str]:
+def _plays(step: Step, cube: bool) -> list[str]:
     """The listed plays: the first few drawn as "after" boards, the rest listed; forbidden plays with their reason."""
     out: list[str] = []
     for name, label in (("plays", "Legal plays"), ("includes", "Must be legal (among others)")):
@@ -129,7 +135,7 @@ def _plays(step: Step) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190)}"
+            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190, cube)}"
             f"<figcaption>{_text(play)}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
@@ -151,7 +157,7 @@ def _next(step: Step) -> list[str]:
     return [f"then {who}" + (" (passed)" if step.next.passed else "")]
 
 
-def _step(step: Step, n: int) -> list[str]:
+def _step(step: Step, n: int, cube: bool) -> list[str]:
     """One scenario step: what happens, its board, what is expected."""
     state = step.state
     if step.kind == "opening":
@@ -176,9 +182,9 @@ def _step(step: Step, n: int) -> list[str]:
     return [
         f"**Step {n}.** {what}" + (": " + "; ".join(details) if details else ""),
         "",
-        board(state, f"step {n}: {what}", 240),
+        board(state, f"step {n}: {what}", 240, cube),
         "",
-        *(_plays(step) if step.kind == "plays" and step.expect else []),
+        *(_plays(step, cube) if step.kind == "plays" and step.expect else []),
     ]
 
 
@@ -224,15 +230,16 @@ def case_body(case: Case) -> list[str]:
         lines.append(f"Options: {_options(case)}  ")
     if case.query != "scenario" and state.dice:
         lines.append(f"{state.turn.capitalize()} to play {'-'.join(map(str, state.dice))}.")
-    return [*lines, "", board(state, case.title), "", *_ids(case), *_outcome(case), ""]
+    return [*lines, "", board(state, case.title, cube=has_cube(case)), "", *_ids(case), *_outcome(case), ""]
 
 
 def _outcome(case: Case) -> list[str]:
     """What the case expects: each scenario step with its board, or the expectation and the plays drawn."""
+    cube = has_cube(case)
     if case.query == "scenario":
-        return [line for n, step in enumerate(case.steps, 1) for line in _step(step, n)]
+        return [line for n, step in enumerate(case.steps, 1) for line in _step(step, n, cube)]
     lines = [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
-    return [*lines, "", *(_plays(case.steps[0]) if case.query == "legal-plays" else [])]
+    return [*lines, "", *(_plays(case.steps[0], cube) if case.query == "legal-plays" else [])]
 
 
 @cache
@@ -260,7 +267,7 @@ def _index(game: str, cases: list[Case]) -> str:
             lines += [
                 f"### {_text(case.title)} {{#{case.id}}}",
                 "",
-                board(case.state, case.title, 190),
+                board(case.state, case.title, 190, has_cube(case)),
                 "",
                 f"`{case.id}` · rules: {_rule_links(case.rule_ids)} · drawn in full under its clause: {where}  ",
                 f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
@@ -476,7 +483,7 @@ def same_position_page() -> str:
             lines += [f"No contested position: {why_none(name)}.", ""]
             continue
         first = contest.cases[0]
-        lines += [board(first.state, f"the contested position of {name}"), ""]
+        lines += [board(first.state, f"the contested position of {name}", cube=has_cube(first)), ""]
         if first.state.dice and first.query != "scenario":
             lines += [f"{first.state.turn.capitalize()} to play {'-'.join(map(str, first.state.dice))}.", ""]
         if contest.also:
