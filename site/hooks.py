@@ -47,8 +47,21 @@ CSS = """
 .matrix .pin a { white-space: nowrap; margin-right: .4em; }
 .matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
+.md-typeset details.example { scroll-margin-top: 3.6rem; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
+"""
+OPEN_LINKED = """
+// An example's permalink (#<rule>--N) opens that example's collapsed block and brings it into view.
+function openLinked() {
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const details = target && target.closest("details");
+  if (!details) return;
+  details.open = true;
+  details.scrollIntoView();  // the example's title too, below the fixed header (scroll-margin in CSS)
+}
+window.addEventListener("hashchange", openLinked);
+window.addEventListener("load", () => setTimeout(openLinked, 50));  // after the browser's own jump to the anchor
 """
 NOT_SEARCHED = ["---", "search:", "  exclude: true", "---", ""]  # pages whose text the clause pages already hold
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
@@ -257,13 +270,18 @@ def _index(game: str, cases: list[Case]) -> str:
         "orientation, numbered from the side on roll; the rule links lead to the clause each case pins.",
         "",
     ]
+    by_rule = cases_by_rule(suite())
     groups: dict[str, list[Case]] = {}
     for case in cases:
         groups.setdefault(group_of(str(case.path)), []).append(case)
     for group, members in groups.items():
         lines += [f"## {_text(group)}", ""]
         for case in members:
-            where = ", ".join(f"[example]({clauses()[r].path.name}#{r})" for r in case.rule_ids[:1] if r in clauses())
+            where = ", ".join(
+                f"[example]({clauses()[r].path.name}#{r}--{by_rule[r].index(case) + 1})"
+                for r in case.rule_ids[:1]
+                if r in clauses()
+            )
             lines += [
                 f"### {_text(case.title)} {{#{case.id}}}",
                 "",
@@ -380,6 +398,7 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "changelog.md", content=changelog_page()))
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
+    files.append(File.generated(config, "open-linked.js", content=OPEN_LINKED))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
     for r in found:
@@ -506,11 +525,14 @@ def _examples(rule: str, cases: list[Case]) -> list[str]:
         marker = "???+" if n <= OPEN_EXAMPLES else "???"
         title = f"Example {n}: {case.title}".replace('"', "'")
         out += [f'{marker} example "{title}"', ""]
-        body = [f"[permalink](#{rule}--{n}) · [case `{case.id}`]({case_page(case.game)}#{case.id})", ""]
+        body = [
+            f'<a id="{rule}--{n}"></a>[permalink](#{rule}--{n}) · [case `{case.id}`]({case_page(case.game)}#{case.id})',
+            "",
+        ]
         body += case_body(case)
         out += [f"    {line}" if line else "" for line in body]
         out.append("")
-    return [f'<a id="{rule}--{n}"></a>' for n in range(1, len(cases) + 1)] + [""] + out
+    return out
 
 
 TINTS = ("#cfe8f7", "#fbe3b3", "#cdeee4", "#f3d3e6", "#f7f0b6")  # light Okabe-Ito tints, one per value in a row

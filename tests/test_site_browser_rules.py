@@ -1,0 +1,54 @@
+"""The rules pages in a real browser (headless Chromium): an example's permalink opens and shows that example."""
+
+from __future__ import annotations
+
+from gammonspec.conformance.cases import suite
+from gammonspec.conformance.coverage import cases_by_rule
+
+from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
+from tests.test_site_browser import SCREENS, _open, browser, server  # noqa: F401  (shared fixtures)
+
+SHOWN = """(id) => {
+  const a = document.getElementById(id), d = a && a.closest('details'), r = d && d.getBoundingClientRect();
+  return d ? {open: d.open, top: r.top, bottom: r.bottom, summary: d.querySelector('summary').textContent} : null;
+}"""
+
+
+def _most_examples(prefix: str) -> tuple[str, int]:
+    by_rule = cases_by_rule(suite())
+    rule = max((r for r in by_rule if r.startswith(prefix)), key=lambda r: len(by_rule[r]))
+    return rule, len(by_rule[rule])
+
+
+def test_an_example_permalink_opens_that_example(browser: object, server: str) -> None:  # noqa: F811
+    rule, last = _most_examples("nd.")
+    assert last > 10  # a late example, collapsed until linked
+    page, errors = _open(browser, f"{server}/narde/#{rule}--{last}")
+    page.wait_for_timeout(300)
+    shown = page.evaluate(SHOWN, f"{rule}--{last}")
+    assert shown and shown["open"] and shown["summary"].startswith(f"Example {last}:"), shown
+    assert 40 < shown["top"] < 900, shown  # its title in view, below the fixed header
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    (SCREENS / "rules").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / "rules" / "permalink.png"))
+    page.evaluate(f"location.hash = '#{rule}--{last - 1}'")  # a permalink followed on the page itself
+    page.wait_for_timeout(300)
+    shown = page.evaluate(SHOWN, f"{rule}--{last - 1}")
+    assert shown and shown["open"] and shown["summary"].startswith(f"Example {last - 1}:"), shown
+    assert errors == []
+    page.close()
+
+
+def test_a_case_pages_example_link_lands_on_its_example(browser: object, server: str) -> None:  # noqa: F811
+    page, errors = _open(browser, f"{server}/cases-narde/")
+    first = next(c for c in suite() if c.game == "narde" and c.rule_ids)
+    n = cases_by_rule(suite())[first.rule_ids[0]].index(first) + 1
+    link = page.locator(f'a[href$="#{first.rule_ids[0]}--{n}"]').first
+    link.click()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    shown = page.evaluate(SHOWN, f"{first.rule_ids[0]}--{n}")
+    assert shown and shown["open"] and shown["summary"].startswith(f"Example {n}: "), shown
+    assert first.title.replace('"', "'")[:30] in shown["summary"], shown
+    assert errors == []
+    page.close()
