@@ -47,7 +47,6 @@ CSS = """
 .matrix .pin a { white-space: nowrap; margin-right: .4em; }
 .matrix th:first-child { position: sticky; left: 0; background: var(--md-default-bg-color); z-index: 1; }
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
-.md-typeset details.example { scroll-margin-top: 3.6rem; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
@@ -58,11 +57,13 @@ function openLinked() {
   const details = target && target.closest("details");
   if (!details) return;
   details.open = true;
-  details.scrollIntoView();  // the example's title too, below the fixed header (scroll-margin in CSS)
+  const header = document.querySelector(".md-header");  // fixed: the example's title goes just below it
+  window.scrollTo(0, details.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight + 8 : 0));
 }
 window.addEventListener("hashchange", openLinked);
 window.addEventListener("load", () => setTimeout(openLinked, 50));  // after the browser's own jump to the anchor
 """
+SEARCH_SKIPPED = ['<div class="examples" markdown data-search-exclude>', ""]
 NOT_SEARCHED = ["---", "search:", "  exclude: true", "---", ""]  # pages whose text the clause pages already hold
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
 
@@ -263,7 +264,6 @@ def group_of(path: str) -> str:
 def _index(game: str, cases: list[Case]) -> str:
     """The per-game case page: grouped by the case files' `group:`, a thumbnail and the full case each."""
     lines = [
-        *NOT_SEARCHED,
         f"# {GAME_TITLES[game]} cases",
         "",
         f"Every {GAME_TITLES[game]} case, grouped as the case files group them. Each board is drawn in one fixed "
@@ -283,7 +283,7 @@ def _index(game: str, cases: list[Case]) -> str:
                 if r in clauses()
             )
             lines += [
-                f"### {_text(case.title)} {{#{case.id}}}",
+                f"### {_text(case.title)} · `{case.id}` {{#{case.id}}}",  # the ID in the title: found first
                 "",
                 board(case.state, case.title, 190, has_cube(case)),
                 "",
@@ -651,7 +651,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
 
     def flush() -> None:
         if current and by_rule.get(current):
-            out.extend(["", f"**Examples ({len(by_rule[current])}):**", "", *_examples(current, by_rule[current])])
+            examples = _examples(current, by_rule[current])  # not searched: a case ID finds its case page first
+            out.extend(["", f"**Examples ({len(by_rule[current])}):**", "", *SEARCH_SKIPPED, *examples, "</div>", ""])
 
     for line in markdown.splitlines():
         if line.startswith("```"):

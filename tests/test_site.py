@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -218,3 +219,14 @@ def test_no_board_of_a_cube_less_ruleset_draws_a_cube(built: Path) -> None:
             assert boards and all(('class="cube"' in b) == cube_of[case_id] for b in boards), case_id
             seen[cube_of[case_id]] += len(boards)
     assert seen[True] > 50 and seen[False] > 500, seen
+
+
+def test_every_case_id_is_in_the_search_index_in_its_cases_title(built: Path) -> None:
+    """The case pages are searched and each case's section has its ID in its title, which the search weighs most:
+    every word of a pasted ID (the search splits at hyphens) is in that title."""
+    index = json.loads((built / "search" / "search_index.json").read_text())
+    split = re.compile(index["config"]["separator"])
+    docs = {doc["location"]: doc for doc in index["docs"]}
+    for case in suite():
+        title = unescape(re.sub(r"<[^>]+>", " ", docs[f"cases-{case.game}/#{case.id}"]["title"]))
+        assert case.id in title and set(split.split(case.id)) <= set(split.split(title)), (case.id, title)

@@ -52,3 +52,18 @@ def test_a_case_pages_example_link_lands_on_its_example(browser: object, server:
     assert first.title.replace('"', "'")[:30] in shown["summary"], shown
     assert errors == []
     page.close()
+
+
+def test_a_case_id_pasted_into_the_search_finds_that_case_first(browser: object, server: str) -> None:  # noqa: F811
+    case = next(c for c in suite() if c.game == "crazy-narde" and c.id.count("-") > 4)
+    page, errors = _open(browser, f"{server}/narde/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator(".md-search__input").fill(case.id)
+    page.locator(".md-search-result__item a").first.wait_for(timeout=20_000)
+    page.wait_for_timeout(1500)  # the results of the whole ID, not of a part typed so far
+    page.screenshot(path=str(SCREENS / "rules" / "search-case-id.png"))
+    links = page.eval_on_selector_all(".md-search-result__item a", "as => as.map(a => a.href)")
+    assert "/cases-crazy-narde/" in links[0], links[:3]  # the first page found: the case page
+    assert next(h for h in links if "#" in h).endswith(f"#{case.id}"), links[:3]  # and its first section: the case
+    assert errors == []
+    page.close()
