@@ -63,7 +63,6 @@ function openLinked() {
 window.addEventListener("hashchange", openLinked);
 window.addEventListener("load", () => setTimeout(openLinked, 50));  // after the browser's own jump to the anchor
 """
-SEARCH_SKIPPED = ['<div class="examples" markdown data-search-exclude>', ""]
 NOT_SEARCHED = ["---", "search:", "  exclude: true", "---", ""]  # pages whose text the clause pages already hold
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
 
@@ -651,8 +650,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
 
     def flush() -> None:
         if current and by_rule.get(current):
-            examples = _examples(current, by_rule[current])  # not searched: a case ID finds its case page first
-            out.extend(["", f"**Examples ({len(by_rule[current])}):**", "", *SEARCH_SKIPPED, *examples, "</div>", ""])
+            out.extend(["", f"**Examples ({len(by_rule[current])}):**", "", *_examples(current, by_rule[current])])
 
     for line in markdown.splitlines():
         if line.startswith("```"):
