@@ -176,8 +176,8 @@ def _cube(state: State) -> list[str]:
         y = TOP + HALF + GAP / 2 - 10 if owner is None else TOP + 2 if home_top else TOP + BOARD_H - 22
     x = LEFT + 6 * W + BAR / 2 - 10
     return [
-        f'<rect class="d" x="{x:g}" y="{y:g}" width="20" height="20" rx="3"/>',
-        f'<text x="{x + 10:g}" y="{y + 14:g}">{shown}</text>',
+        f'<g class="cube"><rect class="d" x="{x:g}" y="{y:g}" width="20" height="20" rx="3"/>',
+        f'<text x="{x + 10:g}" y="{y + 14:g}">{shown}</text></g>',
     ]
 
 
@@ -221,8 +221,9 @@ def describe(state: State) -> str:
     return f"{state.turn.capitalize()} on roll{roll}. " + " ".join(parts) + cube
 
 
-def svg(state: State, title: str = "") -> str:
-    """The state as a standalone SVG document, with a title and a description for screen readers."""
+def svg(state: State, title: str = "", cube: bool = True) -> str:
+    """The state as a standalone SVG document, with a title and a description for screen readers;
+    `cube=False` for a ruleset without a doubling cube."""
     title = title or f"{state.game} position, {state.turn} on roll"
     board = [
         f'<rect class="f" width="{WIDTH}" height="{HEIGHT}" rx="4"/>',
@@ -231,7 +232,14 @@ def svg(state: State, title: str = "") -> str:
         f'<rect class="e" x="3" y="{TOP}" width="{TRAY}" height="{BOARD_H}" opacity=".6"/>',
         f'<rect class="e" x="{WIDTH - TRAY - 3}" y="{TOP}" width="{TRAY}" height="{BOARD_H}" opacity=".6"/>',
     ]
-    body = board + _points(state) + _arrows(state) + _bar_and_trays(state) + _cube(state) + _status(state)
+    body = (
+        board
+        + _points(state)
+        + _arrows(state)
+        + _bar_and_trays(state)
+        + (_cube(state) if cube else [])
+        + _status(state)
+    )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}"'
         f' role="img" aria-labelledby="t d" font-family="sans-serif">'

@@ -44,6 +44,19 @@ CSS = """
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
+OPEN_LINKED = """
+// An example's permalink (#<rule>--N) opens that example's collapsed block and brings it into view.
+function openLinked() {
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const details = target && target.closest("details");
+  if (!details) return;
+  details.open = true;
+  const header = document.querySelector(".md-header");  // fixed: the example's title goes just below it
+  window.scrollTo(0, details.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight + 8 : 0));
+}
+window.addEventListener("hashchange", openLinked);
+window.addEventListener("load", () => setTimeout(openLinked, 50));  // after the browser's own jump to the anchor
+"""
 NOT_SEARCHED = ["---", "search:", "  exclude: true", "---", ""]  # pages whose text the clause pages already hold
 BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are written
 
@@ -52,9 +65,15 @@ def case_page(game: str) -> str:
     return f"cases-{game}.md"
 
 
-def board(state: State, title: str, width: int = 380) -> str:
+def has_cube(case: Case) -> bool:
+    """Whether the case's boards show a doubling cube: only if every ruleset it runs under has one."""
+    under = [rs for rs in rulesets().values() if rs.game == case.game and rs.admits(case.requires, case.options)]
+    return all(rs.switches.get("cube") != "none" for rs in under)
+
+
+def board(state: State, title: str, width: int = 380, cube: bool = True) -> str:
     """A Markdown image of the state's board, its SVG stored once under boards/ by content."""
-    content = svg(state)  # the title goes in the alt text, so equal positions share one file
+    content = svg(state, cube=cube)  # the title goes in the alt text, so equal positions share one file
     name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
     BOARDS[name] = content
     return f'![{_text(title)}]({name}){{ loading=lazy width="{width}" }}'
@@ -114,7 +133,7 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _plays(step: Step) -> list[str]:
+def _plays(step: Step, cube: bool) -> list[str]:
     """The listed plays: the first few drawn as "after" boards, the rest listed; forbidden plays with their reason."""
     out: list[str] = []
     for name, label in (("plays", "Legal plays"), ("includes", "Must be legal (among others)")):
@@ -123,7 +142,7 @@ def _plays(step: Step) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190)}"
+            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190, cube)}"
             f"<figcaption>{_text(play)}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
@@ -145,7 +164,7 @@ def _next(step: Step) -> list[str]:
     return [f"then {who}" + (" (passed)" if step.next.passed else "")]
 
 
-def _step(step: Step, n: int) -> list[str]:
+def _step(step: Step, n: int, cube: bool) -> list[str]:
     """One scenario step: what happens, its board, what is expected."""
     state = step.state
     if step.kind == "opening":
@@ -170,9 +189,9 @@ def _step(step: Step, n: int) -> list[str]:
     return [
         f"**Step {n}.** {what}" + (": " + "; ".join(details) if details else ""),
         "",
-        board(state, f"step {n}: {what}", 240),
+        board(state, f"step {n}: {what}", 240, cube),
         "",
-        *(_plays(step) if step.kind == "plays" and step.expect else []),
+        *(_plays(step, cube) if step.kind == "plays" and step.expect else []),
     ]
 
 
@@ -218,15 +237,16 @@ def case_body(case: Case) -> list[str]:
         lines.append(f"Options: {_options(case)}  ")
     if case.query != "scenario" and state.dice:
         lines.append(f"{state.turn.capitalize()} to play {'-'.join(map(str, state.dice))}.")
-    return [*lines, "", board(state, case.title), "", *_ids(case), *_outcome(case), ""]
+    return [*lines, "", board(state, case.title, cube=has_cube(case)), "", *_ids(case), *_outcome(case), ""]
 
 
 def _outcome(case: Case) -> list[str]:
     """What the case expects: each scenario step with its board, or the expectation and the plays drawn."""
+    cube = has_cube(case)
     if case.query == "scenario":
-        return [line for n, step in enumerate(case.steps, 1) for line in _step(step, n)]
+        return [line for n, step in enumerate(case.steps, 1) for line in _step(step, n, cube)]
     lines = [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
-    return [*lines, "", *(_plays(case.steps[0]) if case.query == "legal-plays" else [])]
+    return [*lines, "", *(_plays(case.steps[0], cube) if case.query == "legal-plays" else [])]
 
 
 @cache
@@ -237,24 +257,28 @@ def group_of(path: str) -> str:
 def _index(game: str, cases: list[Case]) -> str:
     """The per-game case page: grouped by the case files' `group:`, a thumbnail and the full case each."""
     lines = [
-        *NOT_SEARCHED,
         f"# {GAME_TITLES[game]} cases",
         "",
         f"Every {GAME_TITLES[game]} case, grouped as the case files group them. Each board is drawn in one fixed "
         "orientation, numbered from the side on roll; the rule links lead to the clause each case pins.",
         "",
     ]
+    by_rule = cases_by_rule(suite())
     groups: dict[str, list[Case]] = {}
     for case in cases:
         groups.setdefault(group_of(str(case.path)), []).append(case)
     for group, members in groups.items():
         lines += [f"## {_text(group)}", ""]
         for case in members:
-            where = ", ".join(f"[example]({clauses()[r].path.name}#{r})" for r in case.rule_ids[:1] if r in clauses())
+            where = ", ".join(
+                f"[example]({clauses()[r].path.name}#{r}--{by_rule[r].index(case) + 1})"
+                for r in case.rule_ids[:1]
+                if r in clauses()
+            )
             lines += [
-                f"### {_text(case.title)} {{#{case.id}}}",
+                f"### {_text(case.title)} · `{case.id}` {{#{case.id}}}",  # the ID in the title: found first
                 "",
-                board(case.state, case.title, 190),
+                board(case.state, case.title, 190, has_cube(case)),
                 "",
                 f"`{case.id}` · rules: {_rule_links(case.rule_ids)} · drawn in full under its clause: {where}  ",
                 f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
@@ -369,6 +393,7 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
     files.append(File.generated(config, "tables.css", content=(SITE / "tables.css").read_text(encoding="utf-8")))
+    files.append(File.generated(config, "open-linked.js", content=OPEN_LINKED))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
     for r in found:
@@ -472,7 +497,7 @@ def same_position_page() -> str:
             lines += [f"No contested position: {why_none(name)}.", ""]
             continue
         first = contest.cases[0]
-        lines += [board(first.state, f"the contested position of {name}"), ""]
+        lines += [board(first.state, f"the contested position of {name}", cube=has_cube(first)), ""]
         if first.state.dice and first.query != "scenario":
             lines += [f"{first.state.turn.capitalize()} to play {'-'.join(map(str, first.state.dice))}.", ""]
         if contest.also:
@@ -495,11 +520,14 @@ def _examples(rule: str, cases: list[Case]) -> list[str]:
         marker = "???+" if n <= OPEN_EXAMPLES else "???"
         title = f"Example {n}: {case.title}".replace('"', "'")
         out += [f'{marker} example "{title}"', ""]
-        body = [f"[permalink](#{rule}--{n}) · [case `{case.id}`]({case_page(case.game)}#{case.id})", ""]
+        body = [
+            f'<a id="{rule}--{n}"></a>[permalink](#{rule}--{n}) · [case `{case.id}`]({case_page(case.game)}#{case.id})',
+            "",
+        ]
         body += case_body(case)
         out += [f"    {line}" if line else "" for line in body]
         out.append("")
-    return [f'<a id="{rule}--{n}"></a>' for n in range(1, len(cases) + 1)] + [""] + out
+    return out
 
 
 TINTS = 5  # colours a row can tell apart, one per value (site/tables.css, light and dark)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from gammonspec.conformance.cases import suite
 from gammonspec.conformance.contested import contests
 from gammonspec.conformance.coverage import cases_by_rule, clauses
 from gammonspec.conformance.links import RULE_REF, code_target
-from gammonspec.conformance.rulesets import accepted
+from gammonspec.conformance.rulesets import accepted, rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PAGE, MAX_SITE = 2_000_000, 15_000_000
@@ -189,3 +190,45 @@ def test_same_position_page_shows_each_switch_under_every_ruleset(built: Path) -
         assert "boards/" in section.split('<div class="rulesets">', 1)[0], name  # the position, drawn
         if contest.cases[0].query != "game-result":  # each ruleset's plays (or steps) drawn too
             assert columns.count("boards/") >= 2, name
+
+
+def _boards(html: str, built: Path) -> list[str]:
+    """The SVG text of each board an HTML fragment draws."""
+    return [
+        (built / "boards" / name).read_text() for name in re.findall(r'src="(?:\.\./)*boards/([0-9a-f]+\.svg)"', html)
+    ]
+
+
+def test_no_board_of_a_cube_less_ruleset_draws_a_cube(built: Path) -> None:
+    """Every board of a case that runs only under rulesets without a cube (Narde, gul-bara) shows none, on the rules
+    pages and the case pages; a case that runs only under rulesets with a cube shows one (the check can fail)."""
+    cube_of = {}
+    for case in suite():
+        under = {rs.switches["cube"] for rs in rulesets().values() if rs.admits(case.requires, case.options)}
+        if len(under) == 1:
+            cube_of[case.id] = under == {"doubling"}
+    drawn: list[tuple[str, str]] = []  # (case id, the HTML of its example or case entry)
+    for page in ("backgammon", "narde", "crazy-narde"):
+        rules = (built / page / "index.html").read_text()
+        for block in re.findall(r'<details class="example".*?</details>', rules, re.S):
+            drawn.append((re.search(r'cases-[a-z-]+/#([^"]+)"', block)[1], block))
+        cases_page = (built / f"cases-{page}" / "index.html").read_text()
+        drawn += [(m[1], m[0]) for m in re.findall(r'(<h3 id="([^"]+)".*?)(?=<h[23] |</article>)', cases_page, re.S)]
+    seen = {True: 0, False: 0}
+    for case_id, html in drawn:
+        if case_id in cube_of:
+            boards = _boards(html, built)
+            assert boards and all(('class="cube"' in b) == cube_of[case_id] for b in boards), case_id
+            seen[cube_of[case_id]] += len(boards)
+    assert seen[True] > 50 and seen[False] > 500, seen
+
+
+def test_every_case_id_is_in_the_search_index_in_its_cases_title(built: Path) -> None:
+    """The case pages are searched and each case's section has its ID in its title, which the search weighs most:
+    every word of a pasted ID (the search splits at hyphens) is in that title."""
+    index = json.loads((built / "search" / "search_index.json").read_text())
+    split = re.compile(index["config"]["separator"])
+    docs = {doc["location"]: doc for doc in index["docs"]}
+    for case in suite():
+        title = unescape(re.sub(r"<[^>]+>", " ", docs[f"cases-{case.game}/#{case.id}"]["title"]))
+        assert case.id in title and set(split.split(case.id)) <= set(split.split(title)), (case.id, title)

@@ -1,0 +1,69 @@
+"""The rules pages in a real browser (headless Chromium): an example's permalink opens and shows that example."""
+
+from __future__ import annotations
+
+from gammonspec.conformance.cases import suite
+from gammonspec.conformance.coverage import cases_by_rule
+
+from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
+from tests.test_site_browser import SCREENS, _open, browser, server  # noqa: F401  (shared fixtures)
+
+SHOWN = """(id) => {
+  const a = document.getElementById(id), d = a && a.closest('details'), r = d && d.getBoundingClientRect();
+  return d ? {open: d.open, top: r.top, bottom: r.bottom, summary: d.querySelector('summary').textContent} : null;
+}"""
+
+
+def _most_examples(prefix: str) -> tuple[str, int]:
+    by_rule = cases_by_rule(suite())
+    rule = max((r for r in by_rule if r.startswith(prefix)), key=lambda r: len(by_rule[r]))
+    return rule, len(by_rule[rule])
+
+
+def test_an_example_permalink_opens_that_example(browser: object, server: str) -> None:  # noqa: F811
+    rule, last = _most_examples("nd.")
+    assert last > 10  # a late example, collapsed until linked
+    page, errors = _open(browser, f"{server}/narde/#{rule}--{last}")
+    page.wait_for_timeout(300)
+    shown = page.evaluate(SHOWN, f"{rule}--{last}")
+    assert shown and shown["open"] and shown["summary"].startswith(f"Example {last}:"), shown
+    assert 40 < shown["top"] < 900, shown  # its title in view, below the fixed header
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    (SCREENS / "rules").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / "rules" / "permalink.png"))
+    page.evaluate(f"location.hash = '#{rule}--{last - 1}'")  # a permalink followed on the page itself
+    page.wait_for_timeout(300)
+    shown = page.evaluate(SHOWN, f"{rule}--{last - 1}")
+    assert shown and shown["open"] and shown["summary"].startswith(f"Example {last - 1}:"), shown
+    assert errors == []
+    page.close()
+
+
+def test_a_case_pages_example_link_lands_on_its_example(browser: object, server: str) -> None:  # noqa: F811
+    page, errors = _open(browser, f"{server}/cases-narde/")
+    first = next(c for c in suite() if c.game == "narde" and c.rule_ids)
+    n = cases_by_rule(suite())[first.rule_ids[0]].index(first) + 1
+    link = page.locator(f'a[href$="#{first.rule_ids[0]}--{n}"]').first
+    link.click()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    shown = page.evaluate(SHOWN, f"{first.rule_ids[0]}--{n}")
+    assert shown and shown["open"] and shown["summary"].startswith(f"Example {n}: "), shown
+    assert first.title.replace('"', "'")[:30] in shown["summary"], shown
+    assert errors == []
+    page.close()
+
+
+def test_a_case_id_pasted_into_the_search_finds_that_case_first(browser: object, server: str) -> None:  # noqa: F811
+    case = next(c for c in suite() if c.game == "crazy-narde" and c.id.count("-") > 4)
+    page, errors = _open(browser, f"{server}/narde/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator(".md-search__input").fill(case.id)
+    page.locator(".md-search-result__item a").first.wait_for(timeout=20_000)
+    page.wait_for_timeout(1500)  # the results of the whole ID, not of a part typed so far
+    page.screenshot(path=str(SCREENS / "rules" / "search-case-id.png"))
+    links = page.eval_on_selector_all(".md-search-result__item a", "as => as.map(a => a.href)")
+    assert "/cases-crazy-narde/" in links[0], links[:3]  # the first page found: the case page
+    assert next(h for h in links if "#" in h).endswith(f"#{case.id}"), links[:3]  # and its first section: the case
+    assert errors == []
+    page.close()
