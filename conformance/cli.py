@@ -373,7 +373,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
     from .merge import merge
 
-    report_files.claim("--json", args.json)
+    out = report_files.claim("--json", args.json)
+    if any(p.resolve() == out for p in args.reports):
+        raise DataError(args.json, None, "--json: is one of the reports being merged (it would be overwritten)")
     merged = merge(args.reports)
     report_files.write(args.json, json.dumps(merged, indent=2) + "\n")
     if merged.get("kind") == "perft":

@@ -147,7 +147,13 @@ def run_engine(
         _notes(engine, info)
         shard = jobs.shard_of(args)
         plan_keys = [f"{target.name}::{case.id}" for case, target in pairs]
-        pairs = jobs.select(pairs, shard)
+        selected, pairs = len(pairs), jobs.select(pairs, shard)
+        if shard is not None and not pairs:
+            return fail(
+                args,
+                f"shard {shard.index}/{shard.count} is empty: the {selected} (case, ruleset) pairs selected"
+                f" fill fewer than {shard.count} shards",
+            )
         if args.jobs > 1:
             if hasattr(engine, "close"):
                 engine.close()  # each worker starts its own

@@ -76,17 +76,18 @@ def text(
     verbose: bool = False,
     engine_args: str = "",
 ) -> str:
-    """Failures in full, then a per-rule table (rules with failures, errors or skips; all when verbose), then the
-    totals. Quiet: one line per failing case, then the totals."""
+    """Failures in full, then a per-rule table (rules with failures, errors or skips under the rulesets the
+    engine declares; all rules of every ruleset when verbose), then the totals. Quiet: one line per failing case, then the totals."""
     bad = [o for o in outcomes if o.status in ("failed", "errored", "xpassed")]
     if quiet:
         parts = ["\n".join(f"{o.status.upper()} {o.key}" for o in bad)] if bad else []
     else:
         parts = [describe_failure(o, engine_args) for o in bad]
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)
-    for o in outcomes:
-        for rule in o.case.rule_ids:
-            per_rule[rule][o.status] += 1
+    for o in outcomes:  # under the rulesets the engine declares (all when verbose): not 100 rows of skips
+        if verbose or isinstance(o.target, Profile) or o.ruleset in info.rulesets:
+            for rule in o.case.rule_ids:
+                per_rule[rule][o.status] += 1
     if not verbose:
         per_rule = defaultdict(
             Counter, {r: c for r, c in per_rule.items() if c["failed"] + c["xpassed"] + c["errored"] + c["skipped"]}
@@ -101,7 +102,9 @@ def text(
             )
         parts.append("\n".join(rows))
     s = summary(outcomes)
-    tail = f"{info.name} {info.version} against gammonspec {__version__}: "
+    profiles = sorted({o.target.name for o in outcomes if isinstance(o.target, Profile)})
+    under = f" under profile {', '.join(profiles)}" if profiles else ""
+    tail = f"{info.name} {info.version} against gammonspec {__version__}{under}: "
     tail += ", ".join(f"{s[k]} {k}" for k in STATUSES if s[k] or k in ("passed", "failed"))
     if s["skipped"]:
         kinds = Counter(skip_kind(o.message) for o in outcomes if o.status == "skipped")

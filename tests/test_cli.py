@@ -407,3 +407,13 @@ def test_a_fifo_is_refused_in_one_line_not_waited_on(tmp_path, capsys, command):
     assert cli.main([*command, str(fifo)]) == 2
     first = capsys.readouterr().err.splitlines()[0]
     assert first == f"gammonspec: {fifo}: not a regular file (a FIFO, device or socket): give a file"
+
+
+def test_the_per_rule_table_keeps_to_the_declared_rulesets_unless_verbose(capsys):
+    """A backgammon-only engine's table has no rows of the Narde rules it was never asked (all with --verbose)."""
+    narde_rows = []
+    for extra in ([], ["--verbose"]):
+        assert cli.main(["run", "--engine", "fake_engines:BackgammonPlaysOnly", *extra]) == 0
+        rows = capsys.readouterr().out.splitlines()
+        narde_rows.append([r for r in rows if r.startswith(("nd.", "cn."))])
+    assert narde_rows[0] == [] and len(narde_rows[1]) > 50

@@ -159,7 +159,8 @@ def test_cli_switch_and_profile_run_the_reference(write, capsys):
     assert " 0 failed" in capsys.readouterr().out
     within = write("p.yaml", WITHIN.replace("options: {coke-value: 2}\n", ""))
     assert cli.main(["run", "-q", "--profile", str(within)]) == 0
-    assert " 0 failed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert " 0 failed" in out and " under profile guide-within: " in out.splitlines()[-1]
 
 
 def test_cli_profile_against_an_engine_that_reads_no_switches(capsys):

@@ -87,6 +87,15 @@ def test_merge_refuses_what_is_not_one_whole_campaign(shards, which, message, ca
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_merge_refuses_an_output_that_is_one_of_its_shards(shards, capsys):
+    before = shards[0].read_text()
+    capsys.readouterr()
+    assert cli.main(["merge", *map(str, shards), "--json", str(shards[0])]) == 2
+    err = capsys.readouterr().err
+    assert err == f"gammonspec: {shards[0]}: --json: is one of the reports being merged (it would be overwritten)\n"
+    assert shards[0].read_text() == before
+
+
 def test_reports_of_failures_skips_errors_and_of_a_run_that_did_not_start_are_as_the_schema_says(tmp_path, capsys):
     statuses = set()
     for engine in ("fake_engines:DropOne", "fake_engines:Skips", "fake_engines:Raises"):
@@ -143,3 +152,11 @@ def test_merge_reads_the_reports_gammonspec_report_writes(tmp_path, capsys):
 
     shipped = Path(__file__).resolve().parent.parent / "site" / "results" / "gammonspec-reference.json"
     assert cli.main(["merge", str(shipped), "--json", str(tmp_path / "m.json")]) == 0
+
+
+def test_an_empty_shard_says_so(tmp_path, capsys):
+    argv = ["run", "--case", "bg-higher-die-single-checker", "--ruleset", "backgammon", "--shard", "5/9"]
+    assert cli.main([*argv, "--json", str(tmp_path / "s.json")]) == 2
+    message = "shard 5/9 is empty: the 1 (case, ruleset) pairs selected fill fewer than 9 shards"
+    assert capsys.readouterr().err == f"gammonspec: {message}\n"
+    assert json.loads((tmp_path / "s.json").read_text())["error"] == message
