@@ -144,10 +144,12 @@ def judge_plays(step: Step, answer: Iterable[Layout], hitting: bool | None = Non
         missing = [play for key, play in wanted.items() if key not in actual]
         extra = {key: describe(before, lay, turn) for key, lay in actual.items() if key not in wanted}
     missing += [play for play, lay in expected.get("includes", {}).items() if lay.key() not in actual]
+    forbidden: set[str] = set()
     for item in expect.get("excludes", []):
         key = expected["excludes"][item["play"]].key()
         if key in actual:  # shown once, with the reason it is forbidden
             extra[key] = f"{item['play']} (forbidden: {item['reason']})"
+            forbidden.add(key)
     if "count" in expect and len(actual) != expect["count"]:
         problems.append(f"expected {expect['count']} distinct positions, engine gave {len(actual)}")
     if "digest" in expect and digest(actual.values()) != expect["digest"]:
@@ -157,10 +159,13 @@ def judge_plays(step: Step, answer: Iterable[Layout], hitting: bool | None = Non
     if step.play and step.play[1].key() not in actual:
         problems.append(f"the scenario's play {step.play[0]} is not among the engine's legal plays")
     extras = [*extra.values(), *rejected]
+    # every extra play says why it is wrong: forbidden (its reason), impossible, or outside the case's set
+    outside = f" (not one of the case's {len(expected.get('plays', {}))} legal plays)"
+    shown = [text if key in forbidden else f"{text}{outside}" for key, text in extra.items()]
     lines = (
         problems
         + ([f"missing: {' | '.join(missing)}"] if missing else [])
-        + ([f"extra: {' | '.join(extras)}"] if extras else [])
+        + ([f"extra: {' | '.join([*shown, *rejected])}"] if extras else [])
     )
     return Verdict(not lines, "; ".join(lines), missing, extras), actual
 

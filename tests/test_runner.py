@@ -83,7 +83,7 @@ def test_extra_play(mini):
     results = outcomes(fe.ExtraPlay(), mini)
     assert results["mini-spread-65"].status == "failed"
     assert results["mini-spread-65"].extra == ["13/12"] and results["mini-spread-65"].missing == []
-    assert results["mini-spread-65"].message == "extra: 13/12"
+    assert results["mini-spread-65"].message == "extra: 13/12 (not one of the case's 2 legal plays)"
     assert results["mini-hit-65"].extra == ["24/23"]
     # no_play expects the unchanged position only
     assert results["mini-dance"].status == "failed" and results["mini-dance"].extra == ["13/12"]
