@@ -112,6 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     ident.add_argument("--profile", type=Path, metavar="FILE", help="ask as this profile")
     ident.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of the above")
     ident.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+    ident.add_argument("--verbose", "-v", action="store_true", help="every case id (default: as many as fit a line)")
     _cases_option(ident)
 
     report = commands.add_parser("report", help="run the suite against engines and write one JSON file per engine")
@@ -477,7 +478,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def cmd_identify(args: argparse.Namespace) -> int:
     import json
 
-    from . import identify
+    from . import identify, identify_report
     from .launch import handshake, start
 
     report_files.claim("--json", args.json)
@@ -505,9 +506,9 @@ def cmd_identify(args: argparse.Namespace) -> int:
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    print("\n\n".join(identify.text(r) for r in results))
+    print("\n\n".join(identify_report.text(r, args.verbose) for r in results))
     if args.json:
-        report_files.write(args.json, json.dumps([identify.to_json(r) for r in results], indent=2) + "\n")
+        report_files.write(args.json, json.dumps([identify_report.to_json(r) for r in results], indent=2) + "\n")
     return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
 
 

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import identify, report_files, reports
+from . import identify, identify_report, report_files, reports
 from .cases import Case
 from .engine import Engine, EngineInfo
 from .rulesets import rulesets
@@ -34,7 +34,7 @@ def build(engine: Engine, cases: tuple[Case, ...], adapter: str) -> dict[str, An
     data = reports.to_json(outcomes, info, getattr(engine, "restarts", 0))
     data["engine"].update({"adapter": adapter, "capabilities": list(info.capabilities)})
     data["date"] = datetime.date.today().isoformat()
-    data["identified"] = [identify.to_json(f) for f in found]
+    data["identified"] = [identify_report.to_json(f) for f in found]
     data["deviations"] = [
         {"id": o.case.id, "ruleset": o.ruleset, "rules": list(o.case.rule_ids), "message": o.message}
         for o in outcomes

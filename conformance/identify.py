@@ -7,14 +7,22 @@ one value changed, its answer judged under the rules asked as the engine's is (i
 every one-switch flip: `gammonspec pinning`). The model only tells which cases tell two values apart; every
 expectation is still the case's own. A case is evidence for a value only where it tells it from the others: a
 pass supports every value under which the model passes too, and a failure is explained by a value only when
-the model playing it gives the engine's very answer. The closest profile is the assignment that fits the most
-answers, the fewest changes from the declared one on a tie; failures it does not fit are unexplained: bugs,
-not readings.
+the model playing it gives the engine's very answer.
+
+The closest profile is searched jointly over the pinned switches and options, greedily with backtracking: from
+the declared values, the one change (or, when none helps, the pair of changes) that fits the most more answers,
+while one does; then every change the fit does not need is undone. A reading is refuted by a case the engine
+passes that the reading would fail, and doubted by a case pinning it that fails under it too, unless a named
+rule mutant of conformance/mutants.py (the reference engine with one rule function broken, playing the
+reading) gives the engine's answer there: another deviation, not evidence against. A reading stands when no
+pass refutes it and its support (the failures it explains) is more than DOUBT times its doubts; else it is
+held at the declared value and the search runs again. Failures no reading fits are bugs, named by the fewest
+rule mutants that give the engine's very answers (the rule the engine breaks), the rest grouped by clause.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -22,6 +30,7 @@ from typing import Any
 
 from .cases import Case
 from .engine import Engine
+from .mutants import RULE_MUTANTS, Mutant
 from .profiles import Profile, closest_ruleset, make
 from .rulesets import accepted, registry, rulesets
 from .runner import Outcome, PlayingAs, Target, run_one, skip_reason
@@ -51,9 +60,16 @@ class Model:
     answers: dict[tuple[Any, ...], Answer] = field(default_factory=dict)
 
     def answer(
-        self, case: Case, target: Target, switches: dict[str, str], options: dict[str, Any], ask_next: bool
+        self,
+        case: Case,
+        target: Target,
+        switches: dict[str, str],
+        options: dict[str, Any],
+        ask_next: bool,
+        mutant: Mutant | None = None,
     ) -> Answer:
         key = (case.id, target.name, tuple(sorted(switches.items())), tuple(sorted(options.items())), ask_next)
+        key += (mutant.name,) if mutant else ()
         if key not in self.answers:
             if self.engine is None:
                 from ..reference import ReferenceEngine
@@ -61,8 +77,13 @@ class Model:
                 self.engine = ReferenceEngine()
             base = rulesets()[target.base] if isinstance(target, Profile) else target
             fixed = target.fixed_options if isinstance(target, Profile) else {}
-            reading = PlayingAs(self.engine, make(f"{target.name} (model)", base, switches, fixed))
-            self.answers[key] = answer(run_one(reading, replace(case, options=options), target, ask_next))
+            engine = type(self.engine)() if mutant else self.engine  # its one-search memo knows nothing of mutants
+            reading = PlayingAs(engine, make(f"{target.name} (model)", base, switches, fixed))
+            with mutant.applied() if mutant else contextlib.nullcontext():
+                try:
+                    self.answers[key] = answer(run_one(reading, replace(case, options=options), target, ask_next))
+                except Exception:  # a broken rule may break the engine's own invariants: it explains nothing
+                    self.answers[key] = None
         return self.answers[key]
 
 
@@ -100,52 +121,117 @@ class Evidence:
         model's answer under `values` (a case whose pins do not hold may depend on switches it does not pin).
         With `around`, the switches it does not pin take their values from there: while the search weighs one
         change at a time, the model is asked once per case and pinned values, not once per change weighed."""
-        case = self.outcome.case
         if all(self.holds(k, values) for k in self.keys):
             return self.seen == PASSED
+        return self._model_gives(values, around or values)
+
+    def fits_broken(self, values: dict[Key, Any], mutant: Mutant) -> bool:
+        """Whether an engine playing `values` with `mutant`'s rule broken gives the answer seen."""
+        return self.seen is not None and self._model_gives(values, values, mutant)
+
+    def _model_gives(self, values: dict[Key, Any], around: dict[Key, Any], mutant: Mutant | None = None) -> bool:
+        case = self.outcome.case
         options = dict(case.options)
         for option, value in case.options.items():
             if not values[(option, value)]:
                 options[option] = _ignored(option, value)
                 if options[option] is None:
                     return False
-        switches = {**{k: (around or values)[k] for k in self.target.switches}, **{k: values[k] for k in case.requires}}
-        return self.model.answer(case, self.target, switches, options, self.ask_next) == self.seen
+        switches = {**{k: around[k] for k in self.target.switches}, **{k: values[k] for k in case.requires}}
+        return self.model.answer(case, self.target, switches, options, self.ask_next, mutant) == self.seen
 
 
 def _misfits(evidence: list[Evidence], values: dict[Key, Any], around: dict[Key, Any] | None = None) -> int:
     return sum(not e.fits(values, around) for e in evidence)
 
 
-def _fits_all(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> bool:
-    """Whether `values[key]` fits the answer of every case pinning `key` whose other pins hold."""
-    return all(
-        e.fits(values) for e in evidence if key in e.keys and all(e.holds(k, values) for k in e.keys if k != key)
+def _refuting(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> list[Evidence]:
+    """The cases pinning `key` whose other pins hold that the engine passes and an engine playing `values` would
+    fail: where the engine plays as declared, `values[key]` is refuted."""
+    return [
+        e
+        for e in evidence
+        if e.seen == PASSED and key in e.keys and all(e.holds(k, values) for k in e.keys if k != key)
+        and not e.fits(values)
+    ]
+
+
+DOUBT = 5  # a reading stands while its support is more than this many times its unexplained counter-evidence
+
+
+def _stands(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> bool:
+    """Whether the reading `values[key]` stands: no pass refutes it, and of the cases pinning `key` (their other
+    pins holding) that fail under it too, those no rule mutant explains are few beside the failures it explains."""
+    if _refuting(evidence, values, key):
+        return False
+    rows = [e for e in evidence if key in e.keys and all(e.holds(k, values) for k in e.keys if k != key)]
+    support = sum(e.seen != PASSED and e.fits(values) for e in rows)
+    doubt = sum(
+        not e.fits(values) and not any(e.fits_broken(values, m) for m in RULE_MUTANTS) for e in rows
     )
+    return support > DOUBT * doubt
+
+
+PAIRED = 8  # the least costly single changes tried two at a time when no single change fits more answers
 
 
 def _search(evidence: list[Evidence], domains: dict[Key, list[Any]], start: dict[Key, Any]) -> dict[Key, Any]:
     """The assignment that fits the most answers: from `start`, the one change that fits the most more, while one
-    does; then every change the fit does not need is undone (a value is chosen only on evidence for it)."""
+    does, else the pair of changes among the least costly single ones that does (two deviations that only show
+    together); then every change the fit does not need is undone (a value is chosen only on evidence for it)."""
     pinned = [e for e in evidence if e.keys]  # a case that pins nothing fits every assignment or none
     best, cost = dict(start), _misfits(pinned, start)
     while True:
-        moves = [
+        singles = sorted(
             (_misfits(pinned, {**best, k: x}, best), i, k, x)
             for i, (k, xs) in enumerate(domains.items())
             for x in xs
             if x != best[k]
-        ]
-        fewest, _, key, value = min(moves, key=lambda m: m[:2], default=(cost, 0, None, None))
-        if fewest >= cost:
+        )
+        changes: dict[Key, Any] = {singles[0][2]: singles[0][3]} if singles and singles[0][0] < cost else {}
+        if not changes:
+            pairs = [
+                (_misfits(pinned, {**best, a[2]: a[3], b[2]: b[3]}, best), a[1], b[1], {a[2]: a[3], b[2]: b[3]})
+                for n, a in enumerate(singles[:PAIRED])
+                for b in singles[n + 1 : PAIRED]
+                if a[2] != b[2]
+            ]
+            fewest = min(pairs, key=lambda p: p[:3], default=None)
+            changes = fewest[3] if fewest and fewest[0] < cost else {}
+        if not changes or _misfits(pinned, {**best, **changes}) >= cost:
             break
-        best[key] = value
+        best.update(changes)
         cost = _misfits(pinned, best)
     for k in domains:
         if best[k] != start[k] and _misfits(pinned, {**best, k: start[k]}) <= cost:
             best[k] = start[k]
             cost = _misfits(pinned, best)
     return best
+
+
+def _label(key: Key, value: Any) -> str:
+    return f"{key}={value}" if isinstance(key, str) else f"{key[0]}={str(key[1]).lower()} ignored"
+
+
+def _broken(evidence: list[Evidence], failures: list[Evidence], values: dict[Key, Any]) -> dict[str, list[Outcome]]:
+    """Mutant name -> the failures an engine playing `values` with that mutant's rule broken answers so: the
+    fewest mutants that explain the most failures (a greedy cover, the mutant explaining most taken first). A
+    mutant that would fail a case the engine passes is refuted there and explains nothing."""
+    hits = {m.name: [e.outcome for e in failures if e.fits_broken(values, m)] for m in RULE_MUTANTS}
+    passes = [e for e in evidence if e.seen == PASSED]
+    for m in RULE_MUTANTS:
+        if hits[m.name] and not all(e.fits_broken(values, m) for e in passes):
+            hits[m.name] = []
+    found: dict[str, list[Outcome]] = {}
+    left = {id(e.outcome) for e in failures}
+    while left:
+        name, explains = max(hits.items(), key=lambda h: sum(id(o) in left for o in h[1]))
+        mine = [o for o in explains if id(o) in left]
+        if not mine:
+            break
+        found[name] = mine
+        left -= {id(o) for o in mine}
+    return found
 
 
 @dataclass(frozen=True)
@@ -160,8 +246,10 @@ class Identified:
     honoured: dict[tuple[str, Any], bool]  # (option, value) -> whether the engine plays it as asked
     switch_table: dict[str, dict[str, tuple[int, int]]]  # switch -> value -> (consistent, total)
     option_table: dict[str, dict[Any, tuple[int, int]]]  # option -> value -> (passed, total)
-    explained: dict[str, list[str]]  # "switch=value" -> failed case ids that value explains
+    explained: dict[str, list[str]]  # "switch=value" -> failed case ids that value explains (its support)
+    against: dict[str, list[str]]  # "switch=value" -> case ids pinning it that fail for another reason
     unexplained: list[str]  # failed case ids no assignment explains: bugs
+    broken: dict[str, list[str]]  # mutant name -> the bugs an engine with that rule broken answers so
     errored: list[str]
     own_cases: frozenset[str]  # the cases that apply to the rules asked under (a normal run's cases)
 
@@ -224,12 +312,12 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target, model: Model
     domains.update({kv: [True, False] for kv in options})
     start: dict[Key, Any] = {**declared, **dict.fromkeys(options, True)}
     fixed: dict[Key, list[Any]] = {}
-    while True:  # a reading stands only where it fits every case pinning its switch: else the misfits are bugs
+    while True:  # a reading that does not stand is held at the declared value, and the search runs again
         best = _search(evidence, {**domains, **fixed}, start)
-        partial = {k: [start[k]] for k in domains if best[k] != start[k] and not _fits_all(evidence, best, k)}
-        if not partial:
+        refuted = {k: [start[k]] for k in domains if best[k] != start[k] and not _stands(evidence, best, k)}
+        if not refuted:
             break
-        fixed.update(partial)
+        fixed.update(refuted)
     cost = _misfits(evidence, best)
     ties = {
         k: same
@@ -242,12 +330,17 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target, model: Model
     }
     honoured = {kv: best[kv] for kv in options}
     explained: dict[str, list[str]] = {}
+    against: dict[str, list[str]] = {}
     for e in evidence:
         case = e.outcome.case
+        changed = [k for k in e.keys if not e.holds(k, best)]
         if e.seen != PASSED and target.admits(case.requires, case.options) and e.fits(best):
-            for k in (k for k in e.keys if not e.holds(k, best)):
-                label = f"{k}={best[k]}" if isinstance(k, str) else f"{k[0]}={str(k[1]).lower()} ignored"
-                explained.setdefault(label, []).append(case.id)
+            for k in changed:
+                explained.setdefault(_label(k, best[k]), []).append(case.id)
+        elif len(changed) == 1 and not e.fits(best):
+            against.setdefault(_label(changed[0], best[changed[0]]), []).append(case.id)
+    bugs = [e for e in evidence if e.seen != PASSED and not e.fits(best)]
+    broken = {name: [o.case.id for o in found] for name, found in _broken(evidence, bugs, best).items()}
     return Identified(
         engine=f"{info.name} {info.version}",
         game=target.game,
@@ -260,68 +353,12 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target, model: Model
         switch_table=_switch_table(evidence, best),
         option_table=_option_table(evidence, best, honoured),
         explained=explained,
-        unexplained=[e.outcome.case.id for e in evidence if e.seen != PASSED and not e.fits(best)],
+        against={label: ids for label, ids in against.items() if label in explained},
+        unexplained=[e.outcome.case.id for e in bugs],
+        broken=broken,
         errored=[o.case.id for o in outcomes if o.status == "errored"],
         own_cases=frozenset(o.case.id for o in outcomes if target.admits(o.case.requires, o.case.options)),
     )
-
-
-def text(result: Identified) -> str:
-    counts = Counter(o.status for o in result.outcomes)
-    foreign = sum(o.status == "failed" and o.case.id not in result.own_cases for o in result.outcomes)
-    lines = [
-        f"{result.engine} asked as {result.asked_as} on every {result.game} case: "
-        + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
-        + (f" ({foreign} failed cases require other values than asked: evidence, not faults)" if foreign else ""),
-        "",
-        "switch / option      value                      consistent",
-    ]
-    for name, row in result.switch_table.items():
-        for i, (value, (good, total)) in enumerate(row.items()):
-            mark = "  <- plays" if result.assignment[name] == value and total else ""
-            mark += "  (declared)" if result.declared[name] == value else ""
-            lines.append(f"{name if i == 0 else '':<20} {value:<26} {good:>3}/{total:<3}{mark}")
-    for option, row in result.option_table.items():
-        for i, (value, (good, total)) in enumerate(row.items()):
-            mark = "" if result.honoured[(option, value)] else "  <- not played as asked"
-            lines.append(f"{option if i == 0 else '':<20} {str(value).lower():<26} {good:>3}/{total:<3}{mark}")
-    lines += ["", f"closest profile: {result.closest()}"]
-    for change, ids in result.explained.items():
-        lines.append(f"explains {len(ids)} failure(s): {change}: {', '.join(ids)}")
-    if not result.explained:
-        lines.append("no failure of the declared rules is explained by another switch value")
-    lines.append(
-        f"unexplained failures (bugs): {', '.join(result.unexplained)}"
-        if result.unexplained
-        else "unexplained failures (bugs): none"
-    )
-    if result.errored:
-        lines.append(f"errored: {', '.join(result.errored)}")
-    return "\n".join(lines)
-
-
-def to_json(result: Identified) -> dict[str, Any]:
-    return {
-        "engine": result.engine,
-        "game": result.game,
-        "asked_as": result.asked_as,
-        "summary": dict(Counter(o.status for o in result.outcomes)),
-        "switches": {
-            name: {value: {"consistent": good, "total": total} for value, (good, total) in row.items()}
-            for name, row in result.switch_table.items()
-        },
-        "options": {
-            option: {str(value).lower(): {"passed": good, "total": total} for value, (good, total) in row.items()}
-            for option, row in result.option_table.items()
-        },
-        "closest_profile": result.closest(),
-        "plays": result.assignment,
-        "ties": result.ties,
-        "changes": result.changes,
-        "explained": result.explained,
-        "unexplained": result.unexplained,
-        "errored": result.errored,
-    }
 
 
 def asked_as(targets: Iterable[Target], game: str) -> Target | None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import deviant_engines as de
 import fake_engines as fe
 import pytest
 from gammonspec.conformance import cli
 from gammonspec.conformance.cases import suite
-from gammonspec.conformance.identify import identify, to_json
+from gammonspec.conformance.identify import identify
+from gammonspec.conformance.identify_report import to_json
 from gammonspec.conformance.rulesets import rulesets
 from gammonspec.reference import ReferenceEngine
 from identify_flips import FLIPS, KNOWN_GAPS, MODEL, check
@@ -85,7 +87,59 @@ def test_cli_text_and_json(tmp_path, capsys):
     assert data["plays"]["scoring"] == "oin-mars" and data["ties"] == {}
 
 
-def test_cli_bug_exits_1_and_skips_are_not_evidence(capsys):
+def test_cli_bug_exits_1_and_skips_are_not_evidence(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "160")
     assert cli.main(["identify", "--engine", "fake_engines:DropOne", "--game", "backgammon"]) == 1
-    assert "unexplained failures (bugs): bg-" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "unexplained failures (bugs): 50," in out and "  bg.setup.start: 8 case(s), no rule mutant" in out
+    assert "    e.g. bg-opening-65-run-or-split (" in out and "missing: 24/13" in out  # a representative board
+
+
+# Engines in the wild have several deviations (tests/engines/deviant_engines.py): each is named, the switch
+# readings jointly and the broken rules by the rule mutant whose answers the engine gives.
+def test_two_readings_and_a_broken_rule_are_all_named():
+    found = identify(de.ThreeDeviations(), suite(), rulesets()["narde-guide"])
+    assert found.changes == {"head-rule": "none", "bear-off": "exact-only"}
+    assert list(found.broken) == ["six-block-edge-counts-ahead"]
+    assert found.broken["six-block-edge-counts-ahead"] == found.unexplained  # every bug explained by it
+    # the reading's counter-evidence is the mutant's: a case pinning bear-off that fails for the six-block bug
+    assert set(found.against["bear-off=exact-only"]) <= set(found.unexplained)
+    data = to_json(found)
+    (bug,) = data["bugs"]
+    assert bug["mutant"] == "six-block-edge-counts-ahead" and bug["rule"] == "nd.block.six"
+    assert all(data["rules"][i][0].startswith("nd.block") for i in bug["cases"])
+
+
+def test_a_reading_and_two_broken_rules():
+    found = identify(de.OneFlipTwoBugs(), suite(), rulesets()["narde-guide"])
+    assert found.changes == {"head-rule": "none"}
+    assert set(found.broken) == {"six-block-own-numbering", "either-die-when-one-playable"}
+    assert sorted(i for ids in found.broken.values() for i in ids) == sorted(found.unexplained)
+
+
+def test_a_mutant_refuted_by_a_pass_explains_nothing():
+    # DropOne's dropped play is, on three cases, the play blot-closes-point forbids; the cases it passes refute it
+    found = identify(fe.DropOne(), suite(), rulesets()["backgammon"])
+    assert found.broken == {} and found.unexplained
+
+
+def test_lines_keep_to_the_terminal_and_verbose_lists_every_id(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "100")
+    assert cli.main(["identify", "--engine", "deviant_engines:ThreeDeviations"]) == 1
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 100 and "(--verbose lists all)" in out
+    assert cli.main(["identify", "--engine", "deviant_engines:ThreeDeviations", "--verbose"]) == 1
+    verbose = capsys.readouterr().out
+    found = identify(de.ThreeDeviations(), suite(), rulesets()["narde-guide"])
+    assert all(i in verbose for i in found.unexplained) and "(--verbose lists all)" not in verbose
+    # a kept value that no case pinning it fits is not said to be played
+    assert not any("<- plays" in line and " 0/" in line for line in out.splitlines())
+
+
+def test_no_answers_no_reading(capsys):
+    assert cli.main(["identify", "--engine", "deviant_engines:AlwaysRaises", "--game", "backgammon"]) == 1
+    out = capsys.readouterr().out
+    assert "no answers: no reading" in out and "closest profile" not in out
+    found = identify(de.AlwaysRaises(), suite(), rulesets()["backgammon"])
+    assert to_json(found)["closest_profile"] is None and found.errored
     assert cli.main(["identify", "--engine", "fake_engines:NoRulesets"]) == 2
