@@ -156,7 +156,7 @@ def _refuting(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> lis
     ]
 
 
-DOUBT = 5  # a reading stands while its support is more than this many times its unexplained counter-evidence
+DOUBT = 3  # a reading stands while its support is more than this many times its unexplained counter-evidence
 
 
 def _stands(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> bool:

@@ -27,10 +27,11 @@ What its source does differently (file:line in nard_backgammon 0.1.0), each foun
 - Its dice (`random_nums`, nard.py:165-169) are `randrange(1, 6)`: never a 6.  Not asked here.
 
 What the suite finds (site/results/nard-backgammon.json): 48 narde-guide cases passed, 86 failed.  `identify`
-(asked as narde-guide) fits head-rule=none on 16 of the 21 cases that pin it and six-block=allowed on 25 of 38,
-but names no reading, since the other cases fail for the deviations above as well: closest profile narde-guide,
-the failures listed as bugs.  `fuzz --count 200` ends in an internal error on its first draft (a wrong play
-that notation cannot write from the dice: a bear-off that uses no number), the crash of issue 28, section 2.
+(asked as narde-guide) names two readings, head-rule=none (17 failures explained) and six-block=allowed (28),
+each with the cases that fail for its other deviations as counter-evidence; two failures play as the rule
+mutant either-die-when-one-playable (the higher number); the rest are bugs by clause (its own six-block row,
+its bear-off).  `fuzz --count 200` ended in an internal error on its first draft (a wrong play that notation
+cannot write from the dice: a bear-off that uses no number), the crash of issue 28, section 2.
 """
 
 from __future__ import annotations

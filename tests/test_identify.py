@@ -143,3 +143,14 @@ def test_no_answers_no_reading(capsys):
     found = identify(de.AlwaysRaises(), suite(), rulesets()["backgammon"])
     assert to_json(found)["closest_profile"] is None and found.errored
     assert cli.main(["identify", "--engine", "fake_engines:NoRulesets"]) == 2
+
+
+def test_a_real_narde_engine_with_several_deviations():
+    # nard-backgammon 0.1.0 has no head rule, no higher-number rule and its own six-block row (its adapter's
+    # docstring gives the lines of its source): two readings and a broken rule, the rest bugs by clause
+    pytest.importorskip("nard_backgammon")
+    from gammonspec.engines.nard_backgammon import NardBackgammon
+
+    found = identify(NardBackgammon(), suite(), rulesets()["narde-guide"])
+    assert found.changes == {"head-rule": "none", "six-block": "allowed"}
+    assert "either-die-when-one-playable" in found.broken
