@@ -38,7 +38,7 @@ from .messages import QUERIES
 from .protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
 from .rulesets import Rules
 from .state import Layout, Segment, State
-from .terminal import clipped
+from .terminal import clipped, say
 from .yamlio import DataError
 
 __all__ = ["EngineFailure", "SubprocessEngine"]
@@ -71,6 +71,7 @@ class _Lines:
         self._scanned = 0  # the buffer's first bytes that hold no newline
         self._ended = False
         self._final: _Oversize | None = None  # set once an oversize line was seen
+        self.received = 0  # bytes read in all: none from a running engine hints at unflushed output
 
     def get(self, timeout: float) -> bytes | _Oversize | None:
         deadline = time.monotonic() + timeout
@@ -84,6 +85,7 @@ class _Lines:
             except OSError:  # the pipe is gone: as the end of the output
                 chunk = b""
             self._buffer += chunk
+            self.received += len(chunk)
             self._ended = not chunk
         return line
 
@@ -195,6 +197,7 @@ class SubprocessEngine:
         self._next_id = 0
         self._answered: dict[str, str] = {}  # request id -> label, for recognising late duplicates
         self._last_label = "the handshake"
+        self.slow_start_said = False
 
     # -- process management -------------------------------------------------
     def _start(self) -> None:
@@ -312,11 +315,20 @@ class SubprocessEngine:
         except (BrokenPipeError, OSError):
             self._fail("engine exited without answering", exited=True)  # as when its output ends: no race
         deadline = time.monotonic() + limit
+        notice = time.monotonic() + self.timeout if expect_id is None and limit > self.timeout else None
         while True:
             try:
-                raw = self._lines.get(deadline - time.monotonic())
+                raw = self._lines.get(min(deadline, notice or deadline) - time.monotonic())
             except TimeoutError:
-                self._fail(f"no answer within {limit:g} s")
+                if notice is not None and time.monotonic() < deadline:
+                    notice = None  # a slow start is allowed: say once why the wait is longer than --timeout
+                    if not self.slow_start_said:
+                        self.slow_start_said = True
+                        say(f"no hello within --timeout {self.timeout:g} s; waiting up to {limit:g} s (--startup-timeout)")
+                    continue
+                silent = not self._lines.received and self._proc.poll() is None
+                hint = ": is the engine flushing its output? (it is running and has written nothing)" if silent else ""
+                self._fail(f"no answer within {limit:g} s{hint}")
             if raw is None:
                 self._fail("engine exited without answering", exited=True)
             if isinstance(raw, _Oversize):

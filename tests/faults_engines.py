@@ -141,7 +141,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py hello-hang",
         ),
-        "gammonspec: the engine failed its handshake: no answer within 2 s [engine: {python} {engines}/bad_process.py hello-hang]",
+        "gammonspec: the engine failed its handshake: no answer within 2 s: is the engine flushing its output? (it is running and has written nothing) [engine: {python} {engines}/bad_process.py hello-hang]",
         2,
     ),
     Fault(

@@ -454,3 +454,24 @@ def test_engine_cmd_without_poll_is_one_line(monkeypatch, capsys):
     out, err = capsys.readouterr()
     assert err == "gammonspec: --engine-cmd needs a POSIX system (Linux, macOS); on Windows, run it under WSL\n"
     assert out == ""
+
+
+UNFLUSHED = """import json, sys
+sys.stdout = open(1, "w", buffering=1 << 16)  # as a pipe is buffered in most languages; never flushed
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": "1.1", "name": "u", "version": "0", "rulesets": ["backgammon"]}))
+"""
+
+
+def test_an_engine_that_never_flushes_gets_the_hint(tmp_path, capsys):
+    script = tmp_path / "unflushed.py"
+    script.write_text(UNFLUSHED)
+    engine = SubprocessEngine(f"{shlex.quote(sys.executable)} {script}", timeout=1, startup_timeout=TIMEOUT)
+    with pytest.raises(EngineFailure) as info:
+        engine.info()
+    assert "is the engine flushing its output? (it is running and has written nothing)" in str(info.value)
+    # the wait past --timeout is said once, on stderr
+    assert f"waiting up to {TIMEOUT:g} s (--startup-timeout)" in capsys.readouterr().err
+
