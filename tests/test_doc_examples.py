@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
+from gammonspec.conformance import cli
 from gammonspec.conformance.cases import read_file
 from gammonspec.conformance.yamlio import load_yaml
 
@@ -58,3 +61,48 @@ def test_example_parses(where, kind, text, tmp_path):
     if "cases" in data:  # a case file: it must load as one, without a single error
         cases, errors = read_file(path)
         assert cases and not errors, [str(e) for e in errors]
+
+
+# Through a real engine process: tests/engines/doc_answers.py answers each query with the page's own example
+# answer of its type, so every answer spec/protocol.md shows must be read and judged, never an error.
+def _doc_engine_run(tmp_path: Path, *mode: str) -> dict:
+    report = tmp_path / "r.json"
+    command = shlex.join([sys.executable, str(ROOT / "tests" / "engines" / "doc_answers.py"), *mode])
+    cli.main(["run", "-q", "--engine-cmd", command, "--json", str(report), "--case", "*cube*", "--case", "*result*"])
+    return json.loads(report.read_text())
+
+
+def test_every_answer_example_of_the_protocol_page_is_read(tmp_path):
+    data = _doc_engine_run(tmp_path)
+    assert data["summary"]["total"] > 50 and data["summary"]["errored"] == 0, data["summary"]
+
+
+@pytest.mark.parametrize("kind, status", [("skip", "skipped"), ("error", "errored")])
+def test_the_skip_and_error_examples_are_read_as_such(tmp_path, kind, status):
+    data = _doc_engine_run(tmp_path, kind)
+    assert data["summary"]["total"] == data["summary"][status] > 0, data["summary"]
+    if kind == "error":
+        assert "position has 16 white checkers" in data["results"][0]["message"]
+
+
+def test_the_state_example_of_the_protocol_page_is_a_state_the_serve_process_answers(tmp_path):
+    from gammonspec.conformance.protocol import decode
+    from gammonspec.conformance.rulesets import rulesets
+    from gammonspec.conformance.subprocess_engine import SubprocessEngine
+
+    (text,) = [t for where, kind, t in EXAMPLES if where.startswith("protocol.md") and '"turn": "white"' in t]
+    state = json.loads(text)
+    request = {"type": "legal-plays", "id": "1", "rules": rulesets()["backgammon"].rules().to_wire(), "state": state}
+    decode(json.dumps(request), "to_engine")  # the page's state, as a request carries it, follows the schema
+    engine = SubprocessEngine(shlex.join([sys.executable, "-m", "gammonspec.conformance.cli", "serve"]))
+    try:
+        from gammonspec.conformance.state import State
+
+        plays = engine.legal_plays(State.from_wire(state), rulesets()["backgammon"].rules())
+    finally:
+        engine.close()
+    # the round trip carries the page's state whole: the process answers as the engine in process does
+    from gammonspec.reference import ReferenceEngine
+
+    here = ReferenceEngine().legal_plays(State.from_wire(state), rulesets()["backgammon"].rules())
+    assert len(plays) > 1 and set(plays) == set(here)
