@@ -172,7 +172,9 @@ def _parser() -> argparse.ArgumentParser:
     perft = commands.add_parser("perft", help="count the positions after D whole turns, roll by roll; compare engines")
     _engine_arguments(perft)
     _target_arguments(perft)
-    perft.add_argument("--depth", "-d", type=jobs.positive, default=2, metavar="D", help="plies (default 2)")
+    perft.add_argument(
+        "--depth", "-d", type=_perft_depth, default=2, metavar="D", help=f"plies (default 2, at most {MAX_PERFT_DEPTH})"
+    )
     where = perft.add_mutually_exclusive_group()
     where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
     where.add_argument(
@@ -454,6 +456,19 @@ def _run_cases(args: argparse.Namespace, early: EarlyHandshake) -> int:
         say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
         return EXIT_USAGE
     return status
+
+
+MAX_PERFT_DEPTH = 4  # backgammon's depth 3 is about 1.9 million requests; each further ply some 400 times that
+
+
+def _perft_depth(text: str) -> int:
+    depth = jobs.positive(text)
+    if depth > MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"{depth} plies: at most {MAX_PERFT_DEPTH} (each ply multiplies the requests some 400 times; backgammon's"
+            " depth 3 is about 1.9 million)"
+        )
+    return depth
 
 
 def _progress_bar(quiet: bool, total: int) -> Callable[[Iterable[T]], Iterable[T]]:

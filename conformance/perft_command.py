@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -174,6 +175,7 @@ def count_units(
     work: list[Unit],
     n_jobs: int,
     dask: str | None = None,
+    label: str = "perft",
 ) -> list[Count]:
     """The perft of depth - 1 below each unit (weighted by the unit's roll): with `perft` in this process, or
     over `n_jobs` worker processes (or the Dask cluster at `dask`), each with an engine of its own started
@@ -182,10 +184,18 @@ def count_units(
         from .distributed import perft_units
 
         return perft_units(dask, n_jobs, engine_args, perft.rules, root, depth, work)
-    if n_jobs == 1:
-        return count_chunk(perft.rules, root, depth, work, perft)
-    task = partial(count_chunk, perft.rules, root, depth)
-    return list(jobs.parallel(task, work, n_jobs, setup_worker, (engine_args,)))
+    from tqdm import tqdm
+
+    # on a terminal only (never in CI or a pipe): the first plies counted, and tqdm's estimate of the time left
+    with tqdm(total=len(work), unit="play", desc=label, file=sys.stderr, disable=None, leave=False) as bar:
+        if n_jobs == 1:
+            counts = []
+            for unit in work:
+                counts += count_chunk(perft.rules, root, depth, [unit], perft)
+                bar.update(1)
+            return counts
+        task = partial(count_chunk, perft.rules, root, depth)
+        return list(jobs.parallel(task, work, n_jobs, setup_worker, (engine_args,), done=bar.update))
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -246,7 +256,8 @@ def run_target(
     indexed = jobs.select(list(enumerate(everything)), jobs.shard_of(args))
     indexes, work = [i for i, _ in indexed], [u for _, u in indexed]
     plays = [play_text(root.layout, layout, root.turn) for _, layout in work]
-    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs, args.dask)
+    label = f"{target.name}, engine" if compare else target.name
+    counts = count_units(mine, engine_args_of(args), root, args.depth, work, args.jobs, args.dask, label)
 
     def table_of(counts: list[Count]) -> Table:
         rows = [Row(i, r, p, c) for i, (r, _), p, c in zip(indexes, work, plays, counts)]
@@ -255,7 +266,7 @@ def run_target(
     table = table_of(counts)
     status, against = EXIT_OK, None
     if compare:
-        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs, args.dask)
+        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs, args.dask, f"{target.name}, reference")
         against = table_of(ref_counts)
         print(text(table, args.divide, against))
         for (roll, layout), play, got, want in zip(work, plays, counts, ref_counts):

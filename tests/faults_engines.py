@@ -1128,4 +1128,11 @@ FAULTS: list[Fault] = [
         4,
         program="pytest",
     ),
+    Fault(
+        "hang",
+        "perft-depth-without-bound",
+        ("perft", "--depth", "9"),
+        "gammonspec perft: argument --depth/-d: 9 plies: at most 4 (each ply multiplies the requests some 400 times; backgammon's depth 3 is about 1.9 million) (see gammonspec perft --help)",
+        2,
+    ),
 ]

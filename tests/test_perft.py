@@ -157,3 +157,13 @@ def test_a_bear_off_or_a_hit_reads_as_the_movers_play_alone():
     before = Layout("backgammon", tuple(white), tuple(black))
     assert play_text(before, apply(before, "white", "6/off"), "white") == "6/off"
     assert play_text(before, apply(before, "white", "13/7*"), "white") == "13/7*"
+
+
+def test_a_depth_past_the_limit_is_refused_in_one_line(capsys):
+    from gammonspec.conformance import cli
+
+    with pytest.raises(SystemExit) as info:
+        cli.main(["perft", "--depth", "9"])
+    assert info.value.code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "9 plies: at most 4" in line
