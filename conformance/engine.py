@@ -174,7 +174,8 @@ def describe_exception(exc: BaseException) -> str:
         return f"SystemExit: sys.exit({clipped(repr(exc.code))}) called at {raised_at(exc)}"
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {clipped(str(exc.msg))} at {raised_at(exc)}"
-    return f"{type(exc).__name__}: {clipped(str(exc))} (at {raised_at(exc)})"
+    message = clipped(str(exc))
+    return f"{type(exc).__name__}{': ' + message if message else ''} (at {raised_at(exc)})"
 
 
 def _import(spec: str, module_name: str) -> object:

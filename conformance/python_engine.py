@@ -4,7 +4,8 @@ Every call (loading, `info`, each query) runs on one worker thread of the engine
 limit, and its answer is checked for type (`messages.check_answer`).  A Python engine cannot be stopped
 from outside: one that runs past its limit is left stuck on its thread and the run stops
 (`EngineFailure.fatal`), with a pointer to `gammonspec serve`, which runs it as a process that can
-be stopped and restarted.  `sys.exit()` in an engine is an error of that request, never the run's exit.
+be stopped and restarted.  `sys.exit()` or a KeyboardInterrupt raised in an engine is an error of that request,
+never the run's exit.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ class PythonEngine:
             raise value
         if load:
             raise EngineLoadError(f"engine {self.spec!r}: {what} raised {describe_exception(value)}") from None
-        if isinstance(value, SystemExit):
+        if not isinstance(value, Exception):  # SystemExit, or a KeyboardInterrupt the engine raised itself (on
+            # its own thread, never the user's Ctrl-C, which reaches the main thread): an error of this request
             raise EngineFailure(f"{what}: {describe_exception(value)}") from None
         raise value
 

@@ -950,6 +950,13 @@ FAULTS: list[Fault] = [
         1,
     ),
     Fault(
+        "lost-result",
+        "python-plays-keyboard-interrupt",
+        ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:PlaysInterrupt"),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: EngineFailure: legal_plays: KeyboardInterrupt (at {engines}/bad_python.py:205)",
+        1,
+    ),
+    Fault(
         "hang",
         "python-plays-hang-timeout",
         (

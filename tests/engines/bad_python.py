@@ -198,3 +198,8 @@ not_callable = 42
 class PlaysRaiseThreeMegabytes(Base):
     def legal_plays(self, state, rules):  # type: ignore[no-untyped-def]
         raise ValueError("E" * 3_000_000)
+
+
+class PlaysInterrupt(Base):
+    def legal_plays(self, state, rules):
+        raise KeyboardInterrupt
