@@ -239,10 +239,44 @@ class _Validator(Compiled):
         if failure is None:  # a float where the schema does not look (a key): the loader's own checks judge it
             return None
         where, message, error = at + failure[0], failure[1], failure[2]
+        return self._located(error, where, message, root, path)
+
+    def errors(self, data: Any, root: Any, at: list[Any], path: Path, floats: bool = True) -> list[DataError]:
+        """Every schema violation of `data`, one located error for each field that is wrong (none if valid)."""
+        first = self.error(data, root, at, path, floats)
+        if first is None:
+            return []
+        import jsonschema
+
+        found = {}
+        for top in self.words.iter_errors(data):
+            error = jsonschema.exceptions.best_match([top])
+            one = self._located(error, at + list(error.absolute_path), error.message, root, path)
+            one.field = tuple(error.absolute_path)  # within `data`
+            found.setdefault(str(one), one)
+        return list(found.values()) or [first]
+
+    @staticmethod
+    def _located(error: Any, where: list[Any], message: str, root: Any, path: Path) -> DataError:
         if error is not None and error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            where += [key for key in error.instance if key not in error.schema.get("properties", {})][:1]
+            where = where + [key for key in error.instance if key not in error.schema.get("properties", {})][:1]
+        if error is not None:
+            message = _with_limits(error, message)
         field = "/".join(map(str, where)) or "(top)"
         return DataError(path, locate(root, *where), f"{field}: {message}")
+
+
+def _with_limits(error: Any, message: str) -> str:
+    """A schema message with the limit or the allowed values named, as a case author needs them."""
+    if error.validator in ("minLength", "maxLength"):
+        most = "at least" if error.validator == "minLength" else "at most"
+        return f"{message} ({most} {error.validator_value} characters)"
+    if error.validator in ("minItems", "maxItems") and "non-empty" not in message:
+        most = "at least" if error.validator == "minItems" else "at most"
+        return f"{message} ({most} {error.validator_value})"
+    if error.validator == "enum":
+        return f"{error.instance!r}: not one of {', '.join(map(str, error.validator_value))}"
+    return message
 
 
 @cache
@@ -291,17 +325,54 @@ def read_file(path: Path, drafts: bool = True) -> tuple[list[Case], list[DataErr
         return [], [exc]
     cases, errors = [], []
     for i, raw in enumerate(data["cases"]):
-        error = one_case.error(raw, data, ["cases", i], path, floats)
-        if error is not None:
-            errors.append(error)
-            continue
-        try:
-            if "draft" in raw and not drafts:
-                _refuse_draft(raw, path)
-            cases.append(_case(raw, data["game"], defaults, path))
-        except DataError as exc:
-            errors.append(exc)
+        problems = one_case.errors(raw, data, ["cases", i], path, floats)
+        if isinstance(raw, dict):
+            problems += _unknown_rules(raw, path)
+        if isinstance(raw, dict) and all(_aside(p.field) for p in problems):
+            try:  # the deeper checks too, where the schema's problems are in fields they do not read
+                if "draft" in raw and not drafts:
+                    _refuse_draft(raw, path)
+                case = _case(raw, data["game"], defaults, path)
+            except DataError as exc:
+                problems.append(exc)
+            except Exception:
+                if not problems:
+                    raise
+        if problems:
+            for problem in problems:
+                problem.case = f"{path}#{i}"  # the case it belongs to, for the totals
+            errors += sorted(problems, key=lambda p: p.line or 0)
+        else:
+            cases.append(case)
     return cases, errors
+
+
+ASIDE = ("title", "derivation", "rules")  # fields of a case the deeper checks do not read
+
+
+def _aside(field: tuple[Any, ...]) -> bool:
+    """Whether a schema problem at `field` of a case leaves what the deeper checks read intact (a reason code of
+    an excluded play is only carried along)."""
+    return bool(field) and (field[0] in ASIDE or field[-1] == "reason")
+
+
+def _unknown_rules(raw: LineDict, path: Path) -> list[DataError]:
+    """An error for each rule ID the case names that no spec page defines."""
+    from .coverage import clauses
+
+    rules = raw.get("rules")
+    if not isinstance(rules, list):
+        return []
+    known = clauses()
+    where = locate(raw, "rules") or raw.line
+    found = [
+        DataError(path, where, f"case {raw.get('id')}: unknown rule {rule} (no spec page defines it)")
+        for rule in rules
+        if isinstance(rule, str) and rule not in known
+    ]
+    for error in found:
+        error.field = ("rules",)
+    return found
 
 
 def load_file(path: Path) -> list[Case]:
@@ -378,9 +449,9 @@ def _load(targets: Iterable[Path], drafts: bool) -> Loaded:
             errors += bad
             for case in loaded:
                 if case.id in seen:
-                    errors.append(
-                        DataError(path, case.line, f"duplicate case id {case.id!r} (first at {seen[case.id].where})")
-                    )
+                    error = DataError(path, case.line, f"duplicate case id {case.id!r} (first at {seen[case.id].where})")
+                    error.case = case.where
+                    errors.append(error)
                     continue
                 seen[case.id] = case
                 cases.append(case)

@@ -453,7 +453,11 @@ def _run_cases(args: argparse.Namespace, early: EarlyHandshake) -> int:
         own_profiles=not (args.profile or args.switch),
     )
     if problems:
-        say(f"{len(problems)} problem(s) in the input (listed first); the {len(loaded.cases)} cases that loaded ran")
+        n, ran = len(problems), len({case.id for case, _ in pairs})
+        say(
+            f"{n} problem{'s' * (n != 1)} in the input (listed first); {ran} case{'s' * (ran != 1)} ran"
+            f" ({len(pairs)} case-ruleset pairs, as the summary counts them)"
+        )
         return EXIT_USAGE
     return status
 
@@ -579,7 +583,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in problems:
         say(problem)
     if problems:
-        say(f"{len(problems)} problem(s); {len(loaded.cases)} cases valid")
+        bad = len({p.case for p in problems if p.case})
+        files = sum(not p.case for p in problems)
+        where = f"in {bad} case{'s' * (bad != 1)}" + (f" (and {files} about a whole file)" if files else "")
+        valid = len(loaded.cases)
+        say(f"{len(problems)} problem{'s' * (len(problems) != 1)} {where}; {valid} case{'s' * (valid != 1)} valid")
         return EXIT_USAGE
     print(f"{len(loaded.cases)} cases, {len(rulesets())} rulesets, {len(specs)} rule clauses: all valid")
     return EXIT_OK

@@ -15,6 +15,9 @@ from .terminal import clipped
 class DataError(ValueError):
     """Bad input data: says which file, which line (when there is one) and what is wrong, on one line."""
 
+    case: str | None = None  # set by the case loader: which case of its file the problem is in
+    field: tuple[Any, ...] = ()  # and, for a case's field, where in the case
+
     def __init__(self, path: Path | str, line: int | None, message: str) -> None:
         message = clipped(message)
         self.path, self.line, self.message = Path(path), line, message

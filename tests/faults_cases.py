@@ -482,8 +482,8 @@ FAULTS: list[Fault] = [
         "unclear-message",
         "unknown-rule-id",
         _g(("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]")),
-        3,
-        "case one names unknown rule bg.move.no-such-rule",
+        4,
+        "case one: unknown rule bg.move.no-such-rule (no spec page defines it)",
     ),
     Fault(
         "unclear-message",
@@ -562,14 +562,14 @@ FAULTS: list[Fault] = [
         "game-chess-in-file",
         _g(("game: backgammon", "game: chess")),
         1,
-        "game: 'chess' is not one of ['backgammon', 'narde', 'crazy-narde']",
+        "game: 'chess': not one of backgammon, narde, crazy-narde",
     ),
     _check(
         "unclear-message",
         "turn-red",
         _g(("turn: white", "turn: red")),
         7,
-        "cases/0/turn: 'red' is not one of ['white', 'black']",
+        "cases/0/turn: 'red': not one of white, black",
     ),
     _check(
         "unclear-message",
@@ -600,7 +600,7 @@ FAULTS: list[Fault] = [
         "cases/0/roll/0: 7 is greater than the maximum of 6",
     ),
     _check(
-        "unclear-message", "roll-of-one-die", _g(("roll: [6, 5]", "roll: [6]")), 8, "cases/0/roll: [6] is too short"
+        "unclear-message", "roll-of-one-die", _g(("roll: [6, 5]", "roll: [6]")), 8, "cases/0/roll: [6] is too short (at least 2)"
     ),
     _check(  # an empty list expects nothing: the case would pass whatever the engine answers
         "lost-result",

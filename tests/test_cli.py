@@ -126,7 +126,7 @@ def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
     assert captured.out.strip().endswith("6 passed, 0 failed")
     assert captured.err.splitlines() == [
         first,
-        "gammonspec: 1 problem(s) in the input (listed first); the 6 cases that loaded ran",
+        "gammonspec: 1 problem in the input (listed first); 6 cases ran (6 case-ruleset pairs, as the summary counts them)",
     ]
 
 
@@ -322,14 +322,15 @@ def test_check_reports_every_problem(tmp_path, capsys):
     assert cli.main(["check", "--cases", str(tmp_path)]) == 2
     err = capsys.readouterr().err.splitlines()
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
-    assert err[:2] == [
+    assert err[:3] == [  # both mistakes of case 4, each located
         f"gammonspec: {a}:9: cases/0/roll/1: 9 is greater than the maximum of 6",
+        f"gammonspec: {a}:52: cases/4/title: 12 is not of type 'string'",
         f"gammonspec: {a}:53: cases/4/colour: Additional properties are not allowed ('colour' was unexpected)",
     ]
     # b repeats a's ids: the ones that loaded from a are duplicates; and one names an unknown rule
     assert sum("duplicate case id" in line for line in err) == 4
-    assert f"gammonspec: {b}:49: case mini-gammon names unknown rule bg.score.no-such-rule" in err
-    assert err[-1] == "gammonspec: 7 problem(s); 6 cases valid"
+    assert f"gammonspec: {b}:50: case mini-gammon: unknown rule bg.score.no-such-rule (no spec page defines it)" in err
+    assert err[-1] == "gammonspec: 8 problems in 7 cases; 5 cases valid"
 
 
 def test_check_of_good_cases(tmp_path, capsys):
@@ -346,7 +347,7 @@ def test_run_reports_a_broken_case_and_runs_the_rest(tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert err == [
         f"gammonspec: {tmp_path / 'mini.yaml'}:9: cases/0/roll/1: 9 is greater than the maximum of 6",
-        "gammonspec: 1 problem(s) in the input (listed first); the 5 cases that loaded ran",
+        "gammonspec: 1 problem in the input (listed first); 5 cases ran (5 case-ruleset pairs, as the summary counts them)",
     ]
 
 
@@ -417,3 +418,40 @@ def test_the_per_rule_table_keeps_to_the_declared_rulesets_unless_verbose(capsys
         rows = capsys.readouterr().out.splitlines()
         narde_rows.append([r for r in rows if r.startswith(("nd.", "cn."))])
     assert narde_rows[0] == [] and len(narde_rows[1]) > 50
+
+
+FOUR_MISTAKES = """game: backgammon
+group: Mine
+cases:
+  - id: my-four-mistakes
+    rules: [bg.no-such-rule]
+    title: Four mistakes at once
+    position:
+      white: {6: 2, 1: 13}
+      black: {6: 15}
+    turn: white
+    roll: [6, 5]
+    expect:
+      plays: ["6/off 6/1", "6/3"]
+      excludes:
+        - {play: "1/off", reason: not-a-reason}
+    derivation: By hand.
+"""
+
+
+def test_a_case_with_four_mistakes_gets_four_located_lines_from_one_check(tmp_path, capsys):
+    path = tmp_path / "four.yaml"
+    path.write_text(FOUR_MISTAKES)
+    assert cli.main(["check", "--cases", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"gammonspec: {path}:5: case my-four-mistakes: unknown rule bg.no-such-rule (no spec page defines it)",
+        f"gammonspec: {path}:13: case my-four-mistakes: play '6/3': 6/3 moves 3 pips, which no numbers of 6-5 make",
+        f"gammonspec: {path}:15: cases/0/expect/excludes/0/reason: 'not-a-reason': not one of point-closed, bar-first,"
+        " higher-die-required, both-dice-required, all-dice-required, not-all-home, higher-checker-first,"
+        " wrong-direction, no-such-checker, head-rule, six-block, home-frozen, exact-bear-off-only, bear-off-after-hit",
+        f"gammonspec: {path}:16: cases/0/derivation: 'By hand.' is too short (at least 10 characters)",
+        "gammonspec: 4 problems in 1 case; 0 cases valid",
+    ]
+    # every command refuses what check refuses: run --cases does not run it
+    assert cli.main(["run", "-q", "--cases", str(path)]) == 2

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gammonspec.conformance import coverage
-from gammonspec.conformance.cases import load_all, load_file
+from gammonspec.conformance.cases import load_all, load_file, read_file
 from gammonspec.conformance.notation import apply
 from gammonspec.conformance.state import start_layout
 from gammonspec.conformance.yamlio import DataError, load_yaml
@@ -231,7 +230,7 @@ def test_duplicate_id_across_files(tmp_path, write):
         "b/second.yaml",
         GOOD.replace(
             "cases:\n",
-            "cases:\n  - id: other\n    rules: [bg.x.y]\n    title: t\n"
+            "cases:\n  - id: other\n    rules: [bg.move.closed-point]\n    title: t\n"
             "    position: start\n    turn: black\n    roll: [1, 2]\n"
             "    expect: {count: 1}\n    derivation: by hand from rule x\n",
             1,
@@ -293,14 +292,15 @@ def test_bad_options(write, options, fragment):
     assert_error(error_of(path), path, 8, fragment)
 
 
-def test_unknown_rule_is_a_coverage_problem(write):
+def test_an_unknown_rule_keeps_the_case_from_loading(write):
+    # refused where every command loads cases (`check`, `run --cases`, `export`), not only by the coverage check
     path = write(
         "rule.yaml", variant(("rules: [bg.move.closed-point]", "rules: [bg.move.closed-point, zz.no-such-rule]"))
     )
-    cases = tuple(load_file(path))
-    found = [p for p in coverage.problems(cases) if "zz.no-such-rule" in p]
-    assert found == [f"{path}:3: case one names unknown rule zz.no-such-rule"]
-    assert not [p for p in coverage.problems(cases) if "bg.move.closed-point" in p and "unknown" in p]
+    cases, errors = read_file(path)
+    assert not cases and [str(e) for e in errors] == [
+        f"{path}:4: case one: unknown rule zz.no-such-rule (no spec page defines it)"
+    ]
 
 
 # --- plays ---------------------------------------------------------------------------------------
