@@ -34,7 +34,7 @@ from .profiles import Profile
 from .rulesets import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
 from .terminal import say
-from .transcripts import Action, Ending, Game, Transcript, TranscriptError, read
+from .transcripts import Action, Ending, Game, Transcript, TranscriptError, files_in, read
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 NEAREST = 3  # legal plays shown for an illegal one
@@ -278,9 +278,14 @@ class _Game:
             return
         self.out.judged += 1
         if self.capped(ending):
+            capped = (
+                "the most a money game is recorded with"
+                if not self.match.length
+                else (f"the points {ending.winner} needed to win the match")
+            )
             self.finding(
                 "note",
-                f"recorded: {won}, the points {ending.winner} needed to win the match; the game scores"
+                f"recorded: {won}, {capped}; the game scores"
                 f" {self.result.points} ({self.result.kind}, cube {self.cube.value})",
                 ending.line,
             )
@@ -296,9 +301,11 @@ class _Game:
 
     def capped(self, ending: Ending) -> bool:
         """A match-winning game recorded with its points capped at what the winner needed (or at the length)."""
-        result, length = self.result, self.match.length
-        if result is None or not length or result.winner != ending.winner:
+        result, length, cap = self.result, self.match.length, self.transcript.cap
+        if result is None or result.winner != ending.winner:
             return False
+        if not length:  # money play: capped only where the program caps a game's points (Galaxy's 16)
+            return cap is not None and ending.points == cap < result.points
         needed = length - self.match.score[SIDES.index(ending.winner)]
         return needed <= ending.points < result.points and ending.points <= length
 
@@ -336,6 +343,18 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
     match = Match(transcript.length)
     winner: Side | None = None
     resync = True  # the next game's recorded score is where the match stands (the first, or after a skipped game)
+    if transcript.cap:
+        out.findings.append(
+            Finding(
+                "note",
+                out.path,
+                transcript.games[0].line,
+                1,
+                None,
+                f"Backgammon Galaxy's one-game {transcript.cap} point match: replayed as a money game"
+                + (" with the Jacoby rule" if transcript.options.get("jacoby") else ""),
+            )
+        )
     for game in transcript.games:
         out.games += 1
         if game.unread:
@@ -431,7 +450,12 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
         )
         return EXIT_USAGE
     transcripts, problems = [], 0
-    for path in args.files:
+    try:
+        paths = files_in(args.files)
+    except TranscriptError as exc:
+        say(exc)
+        return EXIT_USAGE
+    for path in paths:
         try:
             transcripts.append(read(path))
         except TranscriptError as exc:

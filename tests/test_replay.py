@@ -343,23 +343,74 @@ def test_a_line_that_cannot_be_read_skips_its_game_with_one_located_note(capsys,
 
 
 REAL = FIXTURES / "real"
+STUDIO = "bglab/Moderntavla31 - Llabba 9pt Backgammon Studio 2023_09_20 21_30_21.txt"
 # per file: games read, skipped, judged, cut short, errors (tests/fixtures/transcripts/real/SOURCES.md says why)
 REAL_COUNTS = {
-    "charlot1-charlot2_7p_2025-11-08-2305.mat": (4, 0, 2, 0, 0),
+    "bglab/match10013413.txt": (5, 0, 5, 0, 0),
+    "bglab/match1574521.txt": (1, 0, 0, 0, 0),
+    "bglab/match6465581.txt": (1, 0, 0, 0, 0),
+    "bglab/match2900236.txt": (2, 0, 1, 0, 0),
+    "bglab/match4025136.txt": (3, 0, 2, 0, 0),
+    "bglab/match8239468.txt": (1, 0, 1, 0, 0),
+    "bglab/match7986278.txt": (1, 0, 1, 0, 0),
+    STUDIO: (7, 0, 6, 0, 0),
+    "bglab/solnze - Lasse 3pt Backgammon Studio 2024_05_11 19_56_16.txt": (2, 0, 1, 0, 0),
+    "lazybg/match1.txt": (4, 0, 2, 0, 0),
+    "lazybg/match2.txt": (9, 0, 5, 0, 0),
+    "lazybg/match3.txt": (7, 0, 7, 0, 0),
+    "gnubgparser/charlot1-charlot2_7p_2025-11-08-2305.mat": (4, 0, 2, 0, 0),
 }
 
 
 def test_the_real_corpus_replays_with_its_known_counts(capsys, tmp_path):
-    files = sorted(p for p in REAL.rglob("*") if p.suffix in (".txt", ".mat"))
-    assert sorted(p.name for p in files) == sorted(REAL_COUNTS)
-    status, report, err = replay(capsys, tmp_path, "-q", *map(str, files))
+    files = sorted(p for p in REAL.rglob("*") if p.suffix in (".txt", ".mat", ".sgf"))
+    assert sorted(p.relative_to(REAL).as_posix() for p in files) == sorted(REAL_COUNTS)
+    status, report, err = replay(capsys, tmp_path, "-q", str(REAL))
     assert err == "" and status == 0
     counts = {
-        Path(e["path"]).name: (e["games"], e["skipped"], e["judged"], e["cut_short"], len(e["errors"]))
+        Path(e["path"]).relative_to(REAL).as_posix(): (
+            e["games"],
+            e["skipped"],
+            e["judged"],
+            e["cut_short"],
+            len(e["errors"]),
+        )
         for e in report["transcripts"]
     }
     assert counts == REAL_COUNTS
-    assert all(not e["errors"] for e in report["transcripts"])
+
+
+def test_a_hit_on_a_repeated_move_is_the_first_checkers():
+    """Backgammon Studio's `55: 8/3(2) 6/1*(2)` (eXtreme Gammon writes the same): one hit, then a checker onto it."""
+    written = [
+        (n, hit)
+        for n, text in enumerate((REAL / STUDIO).read_text().splitlines(), 1)
+        for hit in re.findall(r"(\d+/\d+)\*\(2\)", text)
+    ]
+    plays = {(a.line, a.play) for g in read(REAL / STUDIO).games for a in g.actions if a.play}
+    assert len(written) >= 2
+    for n, hit in written:
+        assert any(line == n and f"{hit}* {hit}" in play for line, play in plays)
+
+
+def test_galaxy_quirks_read_as_meant(capsys, tmp_path):
+    """An empty player name; the move number written again mid-line before `Losses`; a one-game 16 point match."""
+    assert read(REAL / "bglab/match4025136.txt").players == ("lasse", "")
+    jammed = read(REAL / "bglab/match2900236.txt").games[1]  # ` 24) 43: ...   24)  Losses 2 point   Wins 2 point`
+    assert (jammed.unread, jammed.ending.winner, jammed.ending.points) == (None, "black", 2)
+    money = read(REAL / "bglab/match8239468.txt")
+    assert (money.length, money.options, money.cap) == (0, {"jacoby": True}, 16)
+    status, report, _ = replay(
+        capsys, tmp_path, str(REAL / "bglab/match8239468.txt"), str(REAL / "bglab/match7986278.txt")
+    )
+    jacoby, capped = report["transcripts"]
+    assert status == 0 and not jacoby["errors"] and not capped["errors"]
+    # black's gammon with the cube never turned: one point under the Jacoby rule, as recorded
+    assert jacoby["notes"][0]["message"].endswith("replayed as a money game with the Jacoby rule")
+    assert any(
+        "white wins 16, the most" in n["message"] and "scores 48 (backgammon, cube 16)" in n["message"]
+        for n in capped["notes"]
+    )
 
 
 def test_markers_of_the_programs(tmp_path):
