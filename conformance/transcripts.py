@@ -169,6 +169,7 @@ _TAG = re.compile(r'^;\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\]\s*$')
 _LENGTH = re.compile(r"^\s*(?P<n>\d+)\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(?P<n>\d+)\s*$", re.I)
 _SCORE = re.compile(r"^\s*(?P<a>.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>.*?)\s*:\s*(?P<sb>\d+)\s*$")  # a name may be empty
+_RATING = re.compile(r"\s*\(\d+(?:[.,]\d+)?\)$")  # a rating after a player's name
 _NUMBERED = re.compile(r"^\s*(?P<n>\d+)\)")
 _MOVE_TOKEN = r"(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+(?:\(\d\))?"
 _ENTRY = re.compile(
@@ -312,6 +313,7 @@ def _names(path: Path, n: int, line: str, game: _GameDraft, players: tuple[str, 
     if not m and (len(plain) != 2 or _NUMBERED.match(line)):
         raise TranscriptError(path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}")
     names = (m["a"], m["b"]) if m else (plain[0], plain[1])
+    names = (_RATING.sub("", names[0]), _RATING.sub("", names[1]))  # `name (1712.3) : 0`: the rating changes
     if players is not None and names != players:
         raise TranscriptError(
             path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"

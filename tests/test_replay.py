@@ -3,8 +3,10 @@ bad input is one located line and exit 2 (tests/fixtures/transcripts/README.md s
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -459,3 +461,45 @@ def test_an_sgf_game_with_no_moves_is_cut_short_even_with_q(capsys, tmp_path):
     (entry,) = report["transcripts"]
     assert (status, entry["games"], entry["judged"], entry["cut_short"]) == (0, 1, 0, 1)
     assert "1 cut short (the record ends before the game does)" in capsys.readouterr().out
+
+
+def test_ratings_after_the_names_are_not_part_of_them(tmp_path):
+    """FIBS-style score lines (`name (1712.3) : 0`): the rating changes from game to game, the player does not."""
+    game = "  1) 31: 8/5 6/5                 64: 24/18 13/9\n      Wins 1 point\n"
+    text = (
+        " 3 point match\n\n Game 1\n al (1712.3) : 0              bo b (1650) : 0\n"
+        + game
+        + "\n Game 2\n al (1714.1) : 1              bo b (1648) : 0\n"
+        + game
+    )
+    transcript = read(write(tmp_path, "rated.mat", text))
+    assert transcript.players == ("al", "bo b") and [g.unread for g in transcript.games] == [None, None]
+
+
+def test_a_folder_replays_every_transcript_in_it_and_an_empty_one_is_bad_input(capsys, tmp_path):
+    folder = tmp_path / "matches"
+    (folder / "sub").mkdir(parents=True)
+    for name in ("gnubg-1pt.mat", "gnubg-1pt.sgf"):
+        (folder / "sub" / name).write_bytes((FIXTURES / name).read_bytes())
+    (folder / "notes.md").write_text("not a transcript")
+    status, report, err = replay(capsys, tmp_path, str(folder))
+    assert status == 0 and err == ""
+    assert [Path(e["path"]).name for e in report["transcripts"]] == ["gnubg-1pt.mat", "gnubg-1pt.sgf"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli.main(["replay", str(empty)]) == 2
+    assert capsys.readouterr().err == f"gammonspec: {empty}: a folder with no transcript in it (.mat, .txt, .sgf)\n"
+
+
+def test_a_long_replay_shows_files_and_plays_on_a_terminal(capsys, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    monkeypatch.setattr(sys, "stderr", shown)
+    assert cli.main(["replay", str(REAL / "lazybg")]) == 0
+    assert re.search(r"3/3 \[.*plays=781", shown.getvalue()), shown.getvalue()[-300:]
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert cli.main(["replay", "-q", str(REAL / "lazybg")]) == 0
+    assert sys.stderr.getvalue() == ""  # none with -q
