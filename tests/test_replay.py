@@ -503,3 +503,31 @@ def test_a_long_replay_shows_files_and_plays_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", Terminal())
     assert cli.main(["replay", "-q", str(REAL / "lazybg")]) == 0
     assert sys.stderr.getvalue() == ""  # none with -q
+
+
+@pytest.mark.parametrize(
+    "written, read_as",
+    [
+        ("6/1*(2)", "6/1* 6/1"),
+        ("2/1*(4)", "2/1* 2/1(3)"),  # 11 with four checkers onto one blot (Backgammon Studio)
+        ("13/7*(2) 7/1*(2)", "13/7* 13/7 7/1* 7/1"),  # 66: each point hit once
+        ("bar/20*(2)", "bar/20* bar/20"),
+        ("24/20(2) 13/9*", "24/20(2) 13/9*"),
+    ],
+)
+def test_a_repeated_move_with_a_hit(written, read_as):
+    from gammonspec.conformance.transcripts import standard_play
+
+    assert standard_play(Path("x.mat"), 1, written.split()) == read_as
+
+
+def test_the_json_names_every_finding_where_it_is(capsys, tmp_path):
+    """Each note and error carries its file, line, game and (where it is one move's) move."""
+    status, report, _ = replay(capsys, tmp_path, str(REAL), str(FIXTURES / "planted" / "illegal-play.mat"))
+    assert status == 1
+    findings = [f for e in report["transcripts"] for f in e["errors"] + e["notes"]]
+    assert len(findings) == 19  # 15 resignations (one in illegal-play.mat), 2 money games, 1 capped result, 1 error
+    for f in findings:
+        assert Path(f["path"]).exists() and f["line"] >= 1 and f["game"] >= 1 and "move" in f
+    (error,) = [f for e in report["transcripts"] for f in e["errors"]]
+    assert (Path(error["path"]).name, error["line"], error["game"], error["move"]) == ("illegal-play.mat", 9, 1, 3)
