@@ -411,10 +411,14 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
     except TranscriptError as exc:
         say(exc)
         return EXIT_USAGE
-    for path in paths:
+    reading = tqdm(
+        paths, desc="reading", unit="file", file=sys.stderr, disable=True if args.quiet else None, leave=False
+    )
+    for path in reading:
         try:
             transcripts.append(read(path))
         except TranscriptError as exc:
+            reading.clear()
             say(exc)
             problems += 1
     if not transcripts:
