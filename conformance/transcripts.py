@@ -2,7 +2,8 @@
 
 Two formats (README, "Replaying match transcripts"):
 
-* the text export of GNU Backgammon, Jellyfish and eXtreme Gammon (`.mat`, read here): optional
+* the text export of GNU Backgammon, Jellyfish, eXtreme Gammon, Backgammon Studio and Backgammon
+  Galaxy (`.mat`, `.txt`, read here; each program's own spellings are noted where they are read): optional
   `; [Tag "value"]` header lines, ` N point match` (0: money play), then per game ` Game N`, a score
   line `name : 0    name : 0` and numbered lines with the first player's action in the left column
   and the second player's in the right: ` 1) 31: 8/5 6/5      64: 24/18 13/9`, `Doubles => 2`,
