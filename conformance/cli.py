@@ -197,7 +197,9 @@ def _parser() -> argparse.ArgumentParser:
     merge.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the merged report here")
 
     replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
-    replay.add_argument("files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat or .sgf)")
+    replay.add_argument(
+        "files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat, .txt or .sgf), or folders of them"
+    )
     _engine_arguments(replay)
     _target_arguments(replay)
     replay.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON here")

@@ -19,71 +19,27 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tqdm import tqdm
 
-from . import __version__, report_files
+from . import report_files
 from .board import draw
 from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, GameResult, describe_exception
 from .games import GAME_DATA
 from .notation import NotationError, apply, describe
 from .position_ids import encode_xgid
 from .profiles import Profile
+from .replay_report import Finding, Replayed, text, to_json
 from .rulesets import Rules, Ruleset
 from .state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
 from .terminal import say
-from .transcripts import Action, Ending, Game, Transcript, TranscriptError, read
+from .transcripts import Action, Ending, Game, Transcript, TranscriptError, files_in, read
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 NEAREST = 3  # legal plays shown for an illegal one
 NEEDED = ("legal-plays", "game-result", "cube")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """An error (the transcript breaks a rule as the engine reads it) or a note (reported, not judged)."""
-
-    level: str  # "error" or "note"
-    path: str
-    line: int | None
-    game: int
-    move: int | None
-    message: str
-    board: str | None = None
-    xgid: str | None = None
-    nearest: tuple[str, ...] = ()
-
-    def text(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        at = f"game {self.game}" + (f", move {self.move}" if self.move else "")
-        lines = [f"{where}: {at}: {self.message}"]
-        if self.board:
-            lines += ["    " + row for row in self.board.splitlines()]
-        if self.xgid:
-            lines.append(f"    {self.xgid}")
-        if self.nearest:
-            lines.append(f"    nearest legal plays: {', '.join(self.nearest)}")
-        return "\n".join(lines)
-
-
-@dataclass
-class Replayed:
-    path: str
-    format: str
-    ruleset: str
-    games: int = 0  # read: every game the transcript holds
-    skipped: int = 0  # with a line that cannot be read
-    judged: int = 0  # replayed to its end and its recorded result compared with the engine's
-    cut_short: int = 0  # the record ends before the game does
-    plays: int = 0
-    cube_actions: int = 0
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.level == "error"]
 
 
 class _GameOff(Exception):
@@ -278,9 +234,14 @@ class _Game:
             return
         self.out.judged += 1
         if self.capped(ending):
+            capped = (
+                "the most a money game is recorded with"
+                if not self.match.length
+                else (f"the points {ending.winner} needed to win the match")
+            )
             self.finding(
                 "note",
-                f"recorded: {won}, the points {ending.winner} needed to win the match; the game scores"
+                f"recorded: {won}, {capped}; the game scores"
                 f" {self.result.points} ({self.result.kind}, cube {self.cube.value})",
                 ending.line,
             )
@@ -296,9 +257,11 @@ class _Game:
 
     def capped(self, ending: Ending) -> bool:
         """A match-winning game recorded with its points capped at what the winner needed (or at the length)."""
-        result, length = self.result, self.match.length
-        if result is None or not length or result.winner != ending.winner:
+        result, length, cap = self.result, self.match.length, self.transcript.cap
+        if result is None or result.winner != ending.winner:
             return False
+        if not length:  # money play: capped only where the program caps a game's points (Galaxy's 16)
+            return cap is not None and ending.points == cap < result.points
         needed = length - self.match.score[SIDES.index(ending.winner)]
         return needed <= ending.points < result.points and ending.points <= length
 
@@ -336,6 +299,18 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
     match = Match(transcript.length)
     winner: Side | None = None
     resync = True  # the next game's recorded score is where the match stands (the first, or after a skipped game)
+    if transcript.cap:
+        out.findings.append(
+            Finding(
+                "note",
+                out.path,
+                transcript.games[0].line,
+                1,
+                None,
+                f"Backgammon Galaxy's one-game {transcript.cap} point match: replayed as a money game"
+                + (" with the Jacoby rule" if transcript.options.get("jacoby") else ""),
+            )
+        )
     for game in transcript.games:
         out.games += 1
         if game.unread:
@@ -431,10 +406,19 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
         )
         return EXIT_USAGE
     transcripts, problems = [], 0
-    for path in args.files:
+    try:
+        paths = files_in(args.files)
+    except TranscriptError as exc:
+        say(exc)
+        return EXIT_USAGE
+    reading = tqdm(
+        paths, desc="reading", unit="file", file=sys.stderr, disable=True if args.quiet else None, leave=False
+    )
+    for path in reading:
         try:
             transcripts.append(read(path))
         except TranscriptError as exc:
+            reading.clear()
             say(exc)
             problems += 1
     if not transcripts:
@@ -490,65 +474,3 @@ def main(args: argparse.Namespace, targets: dict[str, Ruleset | Profile]) -> int
     if problems:
         return EXIT_USAGE
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
-
-
-def counts(r: Replayed) -> str:
-    """A transcript's games read, skipped and judged, and those whose record ends before the game does."""
-    said = f"{_count(r.games, 'game')} read, {r.skipped} skipped, {r.judged} judged"
-    return said + (f", {r.cut_short} cut short (the record ends before the game does)" if r.cut_short else "")
-
-
-def text(results: list[Replayed], info: EngineInfo, seconds: float, quiet: bool) -> str:
-    lines = []
-    for r in results:
-        lines += [f.text() for f in (r.errors if quiet else r.findings)]
-        lines.append(
-            f"{r.path} as {r.ruleset}: {counts(r)}; {_count(r.plays, 'play')},"
-            f" {_count(r.cube_actions, 'cube answer')} replayed: {_count(len(r.errors), 'error')}"
-        )
-    games, skipped, cut, plays, answers, errors = (
-        sum(n)
-        for n in zip(*((r.games, r.skipped, r.cut_short, r.plays, r.cube_actions, len(r.errors)) for r in results))
-    )
-    more = (f", {skipped} skipped" if skipped else "") + (f", {cut} cut short" if cut else "")
-    lines.append(
-        f"{info.name} {info.version}: {_count(len(results), 'transcript')} replayed, {_count(games, 'game')}{more},"
-        f" {_count(plays, 'play')}, {_count(answers, 'cube answer')} in {seconds:.1f} s: {_count(errors, 'error')}"
-    )
-    return "\n".join(lines)
-
-
-def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[str, object]:
-    return {
-        "suite": __version__,
-        "engine": {"name": info.name, "version": info.version},
-        "seconds": round(seconds, 3),
-        "transcripts": [
-            {
-                "path": r.path,
-                "format": r.format,
-                "ruleset": r.ruleset,
-                "games": r.games,
-                "skipped": r.skipped,
-                "judged": r.judged,
-                "cut_short": r.cut_short,
-                "plays": r.plays,
-                "cube_actions": r.cube_actions,
-                "errors": [asdict(f) for f in r.findings if f.level == "error"],
-                "notes": [asdict(f) for f in r.findings if f.level == "note"],
-            }
-            for r in results
-        ],
-        "summary": {
-            "transcripts": len(results),
-            "games": sum(r.games for r in results),
-            "skipped": sum(r.skipped for r in results),
-            "cut_short": sum(r.cut_short for r in results),
-            "plays": sum(r.plays for r in results),
-            "errors": sum(len(r.errors) for r in results),
-        },
-    }

@@ -2,7 +2,8 @@
 
 Two formats (README, "Replaying match transcripts"):
 
-* the text export of GNU Backgammon, Jellyfish and eXtreme Gammon (`.mat`, read here): optional
+* the text export of GNU Backgammon, Jellyfish, eXtreme Gammon, Backgammon Studio and Backgammon
+  Galaxy (`.mat`, `.txt`, read here; each program's own spellings are noted where they are read): optional
   `; [Tag "value"]` header lines, ` N point match` (0: money play), then per game ` Game N`, a score
   line `name : 0    name : 0` and numbered lines with the first player's action in the left column
   and the second player's in the right: ` 1) 31: 8/5 6/5      64: 24/18 13/9`, `Doubles => 2`,
@@ -29,6 +30,7 @@ from .yamlio import DataError
 
 Kind = Literal["play", "double", "take", "drop", "beaver"]
 FIRST, SECOND = "white", "black"  # the first player listed is white
+GALAXY_MONEY = 16  # Backgammon Galaxy exports a money game as a one-game "16 point match"
 RIGHT_COLUMN = 20  # in a .mat move line, text starting at this column or later is the second player's
 
 
@@ -85,6 +87,24 @@ class Transcript:
     games: tuple[Game, ...]
     options: dict[str, bool] = field(default_factory=dict)  # backgammon options the transcript records
     crawford_rule: bool | None = None  # whether it says the match is played under the Crawford rule
+    cap: int | None = None  # the most points a money game is recorded with (Backgammon Galaxy's: 16)
+
+
+SUFFIXES = (".mat", ".txt", ".sgf")  # what a folder given to replay is searched for
+
+
+def files_in(paths: list[Path]) -> list[Path]:
+    """The paths given, each folder replaced by the transcripts in it and its subfolders (by suffix, sorted)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            inside = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
+            if not inside:
+                raise TranscriptError(path, None, f"a folder with no transcript in it ({', '.join(SUFFIXES)})")
+            found += inside
+        else:
+            found.append(path)
+    return found
 
 
 def read(path: Path) -> Transcript:
@@ -123,13 +143,19 @@ def beavers(actions: list[Action]) -> list[Action]:
 
 
 def standard_play(path: Path, line: int, tokens: list[str]) -> str:
-    """A play in standard notation from the programs' spelling (`25/20*`, `6/0`, `bar/20`, `6/off`)."""
+    """A play in standard notation from the programs' spelling (`25/20*`, `6/0`, `bar/20`, `6/off`). A hit on a
+    repeated move (`6/1*(2)`, Backgammon Studio and eXtreme Gammon) is the first checker's: `6/1* 6/1`."""
     moves = []
     for token in tokens:
         parts = token.lower().split("/")
         parts[0] = "bar" if parts[0] == "25" else parts[0]
         parts[-1] = re.sub(r"^0(?=\*?(\(\d\))?$)", "off", parts[-1])
-        moves.append("/".join(parts))
+        move = "/".join(parts)
+        repeated = re.fullmatch(r"(?P<path>[^(]*\*[^(]*)\((?P<times>[2-9])\)", move)
+        if repeated:  # only one checker can hit on each point: the others land on the hitter
+            rest, times = repeated["path"].replace("*", ""), int(repeated["times"]) - 1
+            move = f"{repeated['path']} {rest}" + (f"({times})" if times > 1 else "")
+        moves.append(move)
     play = " ".join(moves)
     try:
         parse(play)
@@ -143,7 +169,8 @@ def standard_play(path: Path, line: int, tokens: list[str]) -> str:
 _TAG = re.compile(r'^;\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\]\s*$')
 _LENGTH = re.compile(r"^\s*(?P<n>\d+)\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(?P<n>\d+)\s*$", re.I)
-_SCORE = re.compile(r"^\s*(?P<a>\S.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>\S.*?)\s*:\s*(?P<sb>\d+)\s*$")
+_SCORE = re.compile(r"^\s*(?P<a>.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>.*?)\s*:\s*(?P<sb>\d+)\s*$")  # a name may be empty
+_RATING = re.compile(r"\s*\(\d+(?:[.,]\d+)?\)$")  # a rating after a player's name
 _NUMBERED = re.compile(r"^\s*(?P<n>\d+)\)")
 _MOVE_TOKEN = r"(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+(?:\(\d\))?"
 _ENTRY = re.compile(
@@ -154,7 +181,8 @@ _ENTRY = re.compile(
     r"|Beavers?\s*=>\s*(?P<beaver>\d+)"
     r"|(?P<take>Takes)|(?P<drop>Drops)"
     r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?"
-    r"|Losses\s+(?P<losses>\d+)\s+points?",  # Backgammon Galaxy: beside the winner's `Wins`
+    r"|Losses\s+(?P<losses>\d+)\s+points?"  # Backgammon Galaxy: beside the winner's `Wins`
+    r"|(?P<again>\d+)\)",  # Backgammon Galaxy: the move number again, mid-line, before `Losses`
     re.I,
 )
 _ON_OFF = {"on": True, "off": False}
@@ -263,6 +291,10 @@ def read_mat(path: Path, text: str) -> Transcript:
         if tags.get(tag, "").lower() in _ON_OFF:
             options[option] = _ON_OFF[tags[tag].lower()]
     crawford = _ON_OFF.get(tags.get("crawford", "").lower())
+    cap = None
+    if length == GALAXY_MONEY and tags.get("site", "").lower() == "backgammongalaxy" and len(games) == 1:
+        length, cap, crawford = 0, GALAXY_MONEY, None  # a money game, played with the Jacoby rule
+        options.setdefault("jacoby", True)
     return Transcript(
         path,
         "mat",
@@ -271,16 +303,18 @@ def read_mat(path: Path, text: str) -> Transcript:
         tuple(Game(g.number, g.line, g.score, None, g.final_actions(), g.ending, g.unread) for g in games),
         options,
         crawford,
+        cap,
     )
 
 
 def _names(path: Path, n: int, line: str, game: _GameDraft, players: tuple[str, str] | None) -> tuple[str, str]:
     """A game's names and score line (`name : 0    name : 0`; a single game's export: names only): the players."""
-    m = _SCORE.match(line)
+    m = None if _NUMBERED.match(line) else _SCORE.match(line)
     plain = re.split(r"\s{2,}", line.strip())  # names without scores (a single game's export)
     if not m and (len(plain) != 2 or _NUMBERED.match(line)):
         raise TranscriptError(path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}")
     names = (m["a"], m["b"]) if m else (plain[0], plain[1])
+    names = (_RATING.sub("", names[0]), _RATING.sub("", names[1]))  # `name (1712.3) : 0`: the rating changes
     if players is not None and names != players:
         raise TranscriptError(
             path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"
@@ -304,6 +338,10 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
     for column, m in entries:
         if m["losses"]:
             continue  # the loser's side of the result, said again by the winner's `Wins`
+        if m["again"]:
+            if not numbered or int(m["again"]) != game.move:
+                raise TranscriptError(path, n, f"{m[0]!r} in the middle of a line (move {game.move})")
+            continue
         if m["wins"]:
             if game.ending:
                 raise TranscriptError(path, n, f"a second result for game {game.number}")

@@ -3,8 +3,10 @@ bad input is one located line and exit 2 (tests/fixtures/transcripts/README.md s
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -343,23 +345,74 @@ def test_a_line_that_cannot_be_read_skips_its_game_with_one_located_note(capsys,
 
 
 REAL = FIXTURES / "real"
+STUDIO = "bglab/Moderntavla31 - Llabba 9pt Backgammon Studio 2023_09_20 21_30_21.txt"
 # per file: games read, skipped, judged, cut short, errors (tests/fixtures/transcripts/real/SOURCES.md says why)
 REAL_COUNTS = {
-    "charlot1-charlot2_7p_2025-11-08-2305.mat": (4, 0, 2, 0, 0),
+    "bglab/match10013413.txt": (5, 0, 5, 0, 0),
+    "bglab/match1574521.txt": (1, 0, 0, 0, 0),
+    "bglab/match6465581.txt": (1, 0, 0, 0, 0),
+    "bglab/match2900236.txt": (2, 0, 1, 0, 0),
+    "bglab/match4025136.txt": (3, 0, 2, 0, 0),
+    "bglab/match8239468.txt": (1, 0, 1, 0, 0),
+    "bglab/match7986278.txt": (1, 0, 1, 0, 0),
+    STUDIO: (7, 0, 6, 0, 0),
+    "bglab/solnze - Lasse 3pt Backgammon Studio 2024_05_11 19_56_16.txt": (2, 0, 1, 0, 0),
+    "lazybg/match1.txt": (4, 0, 2, 0, 0),
+    "lazybg/match2.txt": (9, 0, 5, 0, 0),
+    "lazybg/match3.txt": (7, 0, 7, 0, 0),
+    "gnubgparser/charlot1-charlot2_7p_2025-11-08-2305.mat": (4, 0, 2, 0, 0),
 }
 
 
 def test_the_real_corpus_replays_with_its_known_counts(capsys, tmp_path):
-    files = sorted(p for p in REAL.rglob("*") if p.suffix in (".txt", ".mat"))
-    assert sorted(p.name for p in files) == sorted(REAL_COUNTS)
-    status, report, err = replay(capsys, tmp_path, "-q", *map(str, files))
+    files = sorted(p for p in REAL.rglob("*") if p.suffix in (".txt", ".mat", ".sgf"))
+    assert sorted(p.relative_to(REAL).as_posix() for p in files) == sorted(REAL_COUNTS)
+    status, report, err = replay(capsys, tmp_path, "-q", str(REAL))
     assert err == "" and status == 0
     counts = {
-        Path(e["path"]).name: (e["games"], e["skipped"], e["judged"], e["cut_short"], len(e["errors"]))
+        Path(e["path"]).relative_to(REAL).as_posix(): (
+            e["games"],
+            e["skipped"],
+            e["judged"],
+            e["cut_short"],
+            len(e["errors"]),
+        )
         for e in report["transcripts"]
     }
     assert counts == REAL_COUNTS
-    assert all(not e["errors"] for e in report["transcripts"])
+
+
+def test_a_hit_on_a_repeated_move_is_the_first_checkers():
+    """Backgammon Studio's `55: 8/3(2) 6/1*(2)` (eXtreme Gammon writes the same): one hit, then a checker onto it."""
+    written = [
+        (n, hit)
+        for n, text in enumerate((REAL / STUDIO).read_text().splitlines(), 1)
+        for hit in re.findall(r"(\d+/\d+)\*\(2\)", text)
+    ]
+    plays = {(a.line, a.play) for g in read(REAL / STUDIO).games for a in g.actions if a.play}
+    assert len(written) >= 2
+    for n, hit in written:
+        assert any(line == n and f"{hit}* {hit}" in play for line, play in plays)
+
+
+def test_galaxy_quirks_read_as_meant(capsys, tmp_path):
+    """An empty player name; the move number written again mid-line before `Losses`; a one-game 16 point match."""
+    assert read(REAL / "bglab/match4025136.txt").players == ("lasse", "")
+    jammed = read(REAL / "bglab/match2900236.txt").games[1]  # ` 24) 43: ...   24)  Losses 2 point   Wins 2 point`
+    assert (jammed.unread, jammed.ending.winner, jammed.ending.points) == (None, "black", 2)
+    money = read(REAL / "bglab/match8239468.txt")
+    assert (money.length, money.options, money.cap) == (0, {"jacoby": True}, 16)
+    status, report, _ = replay(
+        capsys, tmp_path, str(REAL / "bglab/match8239468.txt"), str(REAL / "bglab/match7986278.txt")
+    )
+    jacoby, capped = report["transcripts"]
+    assert status == 0 and not jacoby["errors"] and not capped["errors"]
+    # black's gammon with the cube never turned: one point under the Jacoby rule, as recorded
+    assert jacoby["notes"][0]["message"].endswith("replayed as a money game with the Jacoby rule")
+    assert any(
+        "white wins 16, the most" in n["message"] and "scores 48 (backgammon, cube 16)" in n["message"]
+        for n in capped["notes"]
+    )
 
 
 def test_markers_of_the_programs(tmp_path):
@@ -408,3 +461,73 @@ def test_an_sgf_game_with_no_moves_is_cut_short_even_with_q(capsys, tmp_path):
     (entry,) = report["transcripts"]
     assert (status, entry["games"], entry["judged"], entry["cut_short"]) == (0, 1, 0, 1)
     assert "1 cut short (the record ends before the game does)" in capsys.readouterr().out
+
+
+def test_ratings_after_the_names_are_not_part_of_them(tmp_path):
+    """FIBS-style score lines (`name (1712.3) : 0`): the rating changes from game to game, the player does not."""
+    game = "  1) 31: 8/5 6/5                 64: 24/18 13/9\n      Wins 1 point\n"
+    text = (
+        " 3 point match\n\n Game 1\n al (1712.3) : 0              bo b (1650) : 0\n"
+        + game
+        + "\n Game 2\n al (1714.1) : 1              bo b (1648) : 0\n"
+        + game
+    )
+    transcript = read(write(tmp_path, "rated.mat", text))
+    assert transcript.players == ("al", "bo b") and [g.unread for g in transcript.games] == [None, None]
+
+
+def test_a_folder_replays_every_transcript_in_it_and_an_empty_one_is_bad_input(capsys, tmp_path):
+    folder = tmp_path / "matches"
+    (folder / "sub").mkdir(parents=True)
+    for name in ("gnubg-1pt.mat", "gnubg-1pt.sgf"):
+        (folder / "sub" / name).write_bytes((FIXTURES / name).read_bytes())
+    (folder / "notes.md").write_text("not a transcript")
+    status, report, err = replay(capsys, tmp_path, str(folder))
+    assert status == 0 and err == ""
+    assert [Path(e["path"]).name for e in report["transcripts"]] == ["gnubg-1pt.mat", "gnubg-1pt.sgf"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli.main(["replay", str(empty)]) == 2
+    assert capsys.readouterr().err == f"gammonspec: {empty}: a folder with no transcript in it (.mat, .txt, .sgf)\n"
+
+
+def test_a_long_replay_shows_files_and_plays_on_a_terminal(capsys, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    monkeypatch.setattr(sys, "stderr", shown)
+    assert cli.main(["replay", str(REAL / "lazybg")]) == 0
+    assert re.search(r"3/3 \[.*plays=781", shown.getvalue()), shown.getvalue()[-300:]
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert cli.main(["replay", "-q", str(REAL / "lazybg")]) == 0
+    assert sys.stderr.getvalue() == ""  # none with -q
+
+
+@pytest.mark.parametrize(
+    "written, read_as",
+    [
+        ("6/1*(2)", "6/1* 6/1"),
+        ("2/1*(4)", "2/1* 2/1(3)"),  # 11 with four checkers onto one blot (Backgammon Studio)
+        ("13/7*(2) 7/1*(2)", "13/7* 13/7 7/1* 7/1"),  # 66: each point hit once
+        ("bar/20*(2)", "bar/20* bar/20"),
+        ("24/20(2) 13/9*", "24/20(2) 13/9*"),
+    ],
+)
+def test_a_repeated_move_with_a_hit(written, read_as):
+    from gammonspec.conformance.transcripts import standard_play
+
+    assert standard_play(Path("x.mat"), 1, written.split()) == read_as
+
+
+def test_the_json_names_every_finding_where_it_is(capsys, tmp_path):
+    """Each note and error carries its file, line, game and (where it is one move's) move."""
+    status, report, _ = replay(capsys, tmp_path, str(REAL), str(FIXTURES / "planted" / "illegal-play.mat"))
+    assert status == 1
+    findings = [f for e in report["transcripts"] for f in e["errors"] + e["notes"]]
+    assert len(findings) == 19  # 15 resignations (one in illegal-play.mat), 2 money games, 1 capped result, 1 error
+    for f in findings:
+        assert Path(f["path"]).exists() and f["line"] >= 1 and f["game"] >= 1 and "move" in f
+    (error,) = [f for e in report["transcripts"] for f in e["errors"]]
+    assert (Path(error["path"]).name, error["line"], error["game"], error["move"]) == ("illegal-play.mat", 9, 1, 3)
