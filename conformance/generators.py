@@ -194,6 +194,52 @@ def position_almost_home(rng: random.Random, side: Side, game: str = BG) -> Layo
     return view_layout(side, me, them, my_bar, their_bar, game)
 
 
+def position_one_out(rng: random.Random, side: Side, game: str = BG) -> Layout:
+    """All the mover's checkers home but one, most often on its 7-point: the edge of bearing off."""
+    me = _placement(rng, CHECKERS - 1, list(range(1, 7)), set(), (1, 6))
+    me[rng.choice((7, 7, 7, 8, 9, 12))] += 1
+    mine = {p for p in range(1, 25) if me[p]}
+    them = _placement(rng, CHECKERS - rng.choice((0, 0, 3)), list(range(1, 25)), mine, (2, 8))
+    return view_layout(side, me, them, 0, 0, game)
+
+
+def block_edge_layout(rng: random.Random, game: str, side: Side) -> Layout | None:
+    """`side` holds five of six points in a row (read along the opponent's path, its q0..q0+5) with a spare
+    behind the gap, and the opponent has one checker just ahead of the row (q0-1: building the sixth is legal)
+    or just behind it (q0+6: building it is banned), the rest further behind: the six-block ban's edge."""
+    q0 = rng.randint(2, 17)
+    theirs: Counts = {q0 - 1 if rng.random() < 0.4 else q0 + 6: 1}
+    add(theirs, spread(rng, CHECKERS - 1, list(range(q0 + 7, 25)), 3))
+    taken = {mirror(game, q) for q in theirs}  # the opponent's points in the mover's numbering
+    row = [mirror(game, q) for q in range(q0, q0 + 6)]
+    gap = rng.choice(row)
+    mine: Counts = {p: 1 for p in row if p != gap}
+    behind = [p for p in range(gap + 1, min(gap + 7, 25)) if p not in taken and p not in row]
+    if not behind:
+        return None
+    add(mine, spread(rng, rng.randint(1, 3), behind, 2))
+    free = [p for p in range(1, 25) if p not in taken and p not in row]
+    add(mine, spread(rng, CHECKERS - sum(mine.values()), free, rng.randint(1, 4)))
+    if sum(mine.values()) != CHECKERS or sum(theirs.values()) != CHECKERS:
+        return None
+    points = {
+        side: tuple(mine.get(p, 0) for p in range(1, 25)),
+        other(side): tuple(theirs.get(q, 0) for q in range(1, 25)),
+    }
+    layout = Layout(game, points["white"], points["black"], (0, 0), (0, 0))
+    try:
+        layout.validate(hitting=False)
+    except StateError:
+        return None
+    return layout
+
+
+def _block_edge(rng: random.Random, rules: Rules) -> State | None:
+    side = rng.choice(SIDES)
+    layout = next((lay for _ in range(10) if (lay := block_edge_layout(rng, rules.game, side))), None)
+    return _mid_game(rng, layout, rules, side)
+
+
 def position_prime(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """The mover's back checkers behind a prime of four to six points: often only one number, or none, plays."""
     length = rng.randint(4, 6)
@@ -238,6 +284,14 @@ def side_checkers(rng: random.Random, game: str, style: str, free: list[int]) ->
         counts = spread(rng, CHECKERS - head, only(range(13, 24)) or only(range(1, 24)), 6)
         counts[HEAD] = head
         return counts, 0
+    if style == "head-last" and HEAD in free:  # one or two left on the head: the head rule's last checkers
+        head = rng.choice((1, 1, 2))
+        counts = spread(rng, CHECKERS - head, only(range(1, 24)), rng.randint(3, 8))
+        counts[HEAD] = head
+        return counts, 0
+    if style == "one-out":  # all home but one, most often on the point just outside: bear-off's edge
+        counts = spread(rng, CHECKERS - 1, only(range(1, 7)), rng.randint(1, 6))
+        return add(counts, spread(rng, 1, only([7, 7, 7, *range(8, 13)]), 1)), 0
     if style == "home":  # all home: bearing off
         off = rng.choice([0, 0, rng.randint(1, 14), rng.randint(10, 14)])
         return spread(rng, CHECKERS - off, only(range(1, 7)), rng.randint(1, 6)), off
@@ -537,6 +591,7 @@ KINDS: dict[str, Kind] = {
         Kind("bar", _placed(position_bar), HITTING, "the mover on the bar against a partly closed board"),
         Kind("bear-off", _placed(position_bearoff), HITTING, "all home, bearing off against contact or a race"),
         Kind("stragglers", _placed(position_almost_home), HITTING, "one to three checkers still outside home"),
+        Kind("one-out", _placed(position_one_out), HITTING, "all home but one, most often on the 7-point"),
         Kind("race", _placed(position_race), HITTING, "no contact left"),
         Kind("prime", _placed(position_prime), HITTING, "back checkers behind a prime of four to six points"),
         Kind("first-turn", first_turn, {}, "a side's first turn: from the start, after the opponent's first roll"),
@@ -546,6 +601,19 @@ KINDS: dict[str, Kind] = {
         Kind("home", _styled("home"), NO_HITTING, "all home, bearing off"),
         Kind("late", _styled("late"), NO_HITTING, "all but one to three home"),
         Kind("block", _styled("block"), NO_HITTING, "five of six points in a row held, spares behind the gap"),
+        Kind(
+            "block-edge",
+            _block_edge,
+            {**NO_HITTING, "six-block": ("banned-after-turn", "banned-within-turn")},
+            "five of six in a row, an opposing checker just ahead of the row or just behind it",
+        ),
+        Kind(
+            "head-last",
+            _styled("head-last"),
+            {**NO_HITTING, "head-rule": ("one-per-turn",)},
+            "one or two left on the head",
+        ),
+        Kind("home-one-out", _styled("one-out"), NO_HITTING, "all home but one, most often on the 7-point"),
         Kind("wide", _styled("wide"), NO_HITTING, "a checker or two on many points"),
         Kind("few", _styled("few"), NO_HITTING, "stacks on one to three points"),
         Kind("frozen", _styled("frozen"), NO_HITTING, "many home, the rest just outside"),
