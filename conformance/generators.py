@@ -570,6 +570,22 @@ def _passed(rng: random.Random, rules: Rules) -> State | None:
     return State(state.layout, state.turn, dice, ctx, segment=Segment(owner, numbers, passed=True))
 
 
+def _passed_at_start(rng: random.Random, rules: Rules) -> State | None:
+    """Numbers of a 3-3, 4-4 or 6-6 passed on a first turn, the receiver still at the start: where the owner's
+    first-turn head exception must not go with them (cn.unplayable.head-rule)."""
+    turn = rng.choice(SIDES)
+    owner, d = other(turn), rng.choice((3, 4, 6))
+    start = start_layout(rules.game)
+    mine = list(start.points(owner))
+    for _ in range(rng.randint(1, 2)):  # what the owner played of its double: checkers off its head
+        mine[HEAD - 1] -= 1
+        mine[HEAD - 1 - d * rng.randint(1, 2)] += 1
+    points = {owner: tuple(mine), turn: start.points(turn)}
+    layout = Layout(rules.game, points["white"], points["black"], (0, 0), (0, 0))
+    segment = Segment(owner, (d,) * rng.randint(2, 3), passed=True)
+    return State(layout, turn, (d, d), TurnContext(True, 1, 0), segment=segment)
+
+
 def _ended(rng: random.Random, rules: Rules) -> State | None:
     """A finished game: the winner has borne off all fifteen, the loser anywhere (for the game's result)."""
     state = (_placed(position_contact) if rules.switch.hitting else _styled(rng.choice(STYLES)))(rng, rules)
@@ -620,6 +636,12 @@ KINDS: dict[str, Kind] = {
         Kind("near-draw", _styled("walled"), {**NO_HITTING, "draw": ("both-blocked",)}, "a home board walled in"),
         Kind("chain", _chain, {"doubles": ("chain", "chain-after-three-rolls")}, "a later double of a chain"),
         Kind("passed", _passed, {"unplayable": ("opponent-plays",)}, "numbers passed to the opponent"),
+        Kind(
+            "passed-start",
+            _passed_at_start,
+            {"unplayable": ("opponent-plays",), "head-rule": ("one-per-turn",)},
+            "a first turn's double passed on, the receiver at the start",
+        ),
         Kind("ended", _ended, {}, "a finished game, for its result"),
     )
 }
