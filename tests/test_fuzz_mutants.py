@@ -70,3 +70,59 @@ def test_a_flip_that_holds_keeps_its_title() -> None:
     flip = next(r for r in failure.readings if r.name == "six-block=allowed")
     assert flip.supports >= 1 and flip.refutes == 0
     assert "as if six-block=allowed" in failure.title
+
+
+class Interrupting(MutantEngine):
+    """No six-block ban, and Ctrl-C on the 150th legal-plays question: after its failure is found (seed 9)."""
+
+    def __init__(self) -> None:
+        super().__init__("no-six-block-ban")
+        self.asked = 0
+
+    def legal_plays(self, *args):
+        self.asked += 1
+        if self.asked == 150:
+            raise KeyboardInterrupt
+        return super().legal_plays(*args)
+
+
+def test_an_interrupted_campaign_keeps_the_drafts_found(tmp_path, capsys) -> None:
+    out = tmp_path / "drafts"
+    argv = ["fuzz", "-q", "--engine", "test_fuzz_mutants:Interrupting", "--ruleset", "narde-guide", "--seed", "9"]
+    assert cli.main([*argv, "--out", str(out)]) == 130
+    (draft,) = out.iterdir()
+    assert cli.main(["check", "--drafts", "--cases", str(draft)]) == 0
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_a_double_played_as_two_moves_refutes_exact_only_bear_off() -> None:
+    """Where a bear-off double's four moves happen to give exact-only's answer, the mutant reads as bear-off=
+    exact-only; but on every non-double it plays as the rules do, and there exact-only often plays otherwise:
+    each refuting state is a non-double (the mutant changes doubles only), each supporting one a double."""
+    import random
+
+    from gammonspec.conformance import generators
+    from gammonspec.conformance.fuzz_evidence import Reading, Seen, weigh
+
+    target = rulesets()["backgammon"]
+    rules, engine = target.rules(), MutantEngine("double-two-moves")
+    rng = random.Random(3)
+    states = [
+        s for _, (_, s) in zip(range(150), generators.states(rng, rules, generators.kinds_for(rules, ("bear-off",))))
+    ]
+    answer = lambda engine_, state, rules_: frozenset(lay.key() for lay in engine_.legal_plays(state, rules_))  # noqa: E731
+    seen = [Seen(s, {"plays": answer(fuzz.ORACLE, s, rules)}, {"plays": answer(engine, s, rules)}) for s in states]
+    flipped = fuzz.flips(target)["bear-off=exact-only"]
+    asked: list = []
+
+    def ask(state, rules_):
+        asked.append(state)
+        return answer(fuzz.ORACLE, state, rules_)
+
+    reading = Reading("bear-off=exact-only")
+    weigh(reading, "plays", seen, ask, flipped)
+    assert reading.refuted and reading.refutes > reading.supports
+    refuting = [s for s in seen if s.got == s.expected and ask(s.state, flipped) != s.expected["plays"]]
+    assert len(refuting) == reading.refutes and any(s.state.dice[0] != s.state.dice[1] for s in refuting)
+    supporting = [s for s in seen if s.got["plays"] == ask(s.state, flipped) != s.expected["plays"]]
+    assert len(supporting) == reading.supports and all(s.state.dice[0] == s.state.dice[1] for s in supporting)
