@@ -96,9 +96,9 @@ def test_an_interrupted_campaign_keeps_the_drafts_found(tmp_path, capsys) -> Non
 
 
 def test_a_double_played_as_two_moves_refutes_exact_only_bear_off() -> None:
-    """Where a bear-off double's four moves happen to give exact-only's answer, the mutant reads as bear-off=
-    exact-only; but on every non-double it plays as the rules do, and there exact-only often plays otherwise:
-    each refuting state is a non-double (the mutant changes doubles only), each supporting one a double."""
+    """Where a double played as two moves happens to give exact-only's answer, the mutant reads as
+    bear-off=exact-only; but on every non-double it plays as the rules do, and there exact-only often plays
+    otherwise: non-doubles refute the flip, and only doubles can support it (the mutant changes doubles only)."""
     import random
 
     from gammonspec.conformance import generators
