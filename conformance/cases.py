@@ -15,8 +15,6 @@ from .messages import QUERIES, STEP_QUERIES
 from .rulesets import accepted, check_options, check_switches, rulesets
 from .scenario import walk
 from .state import (
-    CHECKERS,
-    SIDES,
     Cube,
     Layout,
     Match,
@@ -28,7 +26,7 @@ from .state import (
     standing_six_block,
     start_layout,
 )
-from .steps import Step, digest, expected_next, plays_step, result_step
+from .steps import Step, digest, expected_next, plays_step, result_step, spec_layout
 from .validation import Compiled, schema
 from .yamlio import DataError, LineDict, load_document, locate
 
@@ -71,17 +69,6 @@ class Case:
         return needed | ({QUERIES["next-segment"].capability} if any(step.check_next for step in self.steps) else set())
 
 
-def _checkers(spec: dict[str, int]) -> tuple[tuple[int, ...], int, int | None]:
-    points = [0] * 24
-    for key, n in spec.items():
-        if key not in ("bar", "off"):
-            number = key if type(key) is int else int(key) if isinstance(key, str) and key.isdigit() else None
-            if number is None or not 1 <= number <= 24:
-                raise StateError(f"no point {key!r}: a side's points are 1-24, plus bar and off")
-            points[number - 1] = n
-    return tuple(points), spec.get("bar", 0), spec.get("off")
-
-
 def _layout(
     game: str, raw: LineDict, path: Path, hitting: bool | None
 ) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
@@ -103,9 +90,7 @@ def _layout(
     if raw["position"] == "start":
         layout = start_layout(game)
     else:
-        sides = {s: _checkers(raw["position"][s]) for s in SIDES}
-        off = tuple(CHECKERS - sum(sides[s][0]) - sides[s][1] if sides[s][2] is None else sides[s][2] for s in SIDES)
-        layout = Layout(game, sides["white"][0], sides["black"][0], (sides["white"][1], sides["black"][1]), off)
+        layout = spec_layout(game, raw["position"])
     layout.validate(hitting)
     return layout, None, None
 

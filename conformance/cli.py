@@ -163,6 +163,11 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("coverage", help="list rule clauses and their cases; fail on gaps")
     check = commands.add_parser("check", help="load and validate every case, ruleset and spec page")
     _cases_option(check)
+    check.add_argument(
+        "--drafts",
+        action="store_true",
+        help="accept cases marked draft (those gammonspec fuzz writes), checked otherwise as every case",
+    )
     matrix = commands.add_parser("matrix", help="print the disagreement table of the rulesets (Markdown)")
     matrix.add_argument(
         "--game", default="all", choices=("all", *GAMES), help="only this game's rulesets (default: all)"
@@ -580,7 +585,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .cases import load, shipped
     from .coverage import clauses, unknown_rules
 
-    loaded, specs = load(args.cases, drafts=False) if args.cases else shipped(), clauses()
+    loaded, specs = load(args.cases, drafts=args.drafts) if args.cases else shipped(), clauses()
     problems = [*loaded.errors, *unknown_rules(loaded.cases)]
     for problem in problems:
         say(problem)

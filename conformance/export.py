@@ -25,6 +25,7 @@ from .engine import GameResult, MatchOutcome
 from .messages import QUERIES, STEP_QUERIES
 from .rulesets import Rules
 from .runner import Target
+from .steps import play_name
 from .validation import SCHEMA_DIR
 
 FORMAT_VERSION = "1.0"  # of the export document; the suite's own version is in `suite`
@@ -42,7 +43,11 @@ def _plays_expect(step: Step) -> dict[str, Any]:
         out["includes"] = [layout.to_wire() for layout in expected["includes"].values()]
     if expect.get("excludes"):
         out["excludes"] = [
-            {"position": expected["excludes"][item["play"]].to_wire(), "reason": item["reason"], "play": item["play"]}
+            {
+                "position": expected["excludes"][play_name(item["play"])].to_wire(),
+                "reason": item["reason"],
+                "play": play_name(item["play"]),
+            }
             for item in expect["excludes"]
         ]
     for name in ("count", "digest", "divide"):

@@ -22,8 +22,9 @@ from typing import Any
 
 from gammonspec.reference import ReferenceEngine
 
-from . import generators, profiles, shrink
+from . import fuzz_evidence, generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
+from .fuzz_evidence import Reading, Seen
 from .rulesets import Rules, registry
 from .runner import Target
 from .state import Layout, Segment, Side, State, StateError, head_moves, other, standing_six_block
@@ -166,6 +167,7 @@ class Failure:
     states: int = 1
     draft: Path | None = None
     shapes: set[tuple[str, ...]] = field(default_factory=set)  # shapes of unexplained states that shrank to this
+    readings: list[Reading] = field(default_factory=list)  # the flips and mutants weighed (fuzz_evidence)
 
     def joins(self, target: str, aspect: str, key: tuple[frozenset[str], tuple[str, ...]]) -> bool:
         """Whether a disagreement with this signature is this failure; if so it joins (narrowing the flips)."""
@@ -187,17 +189,34 @@ class Failure:
         the shape of its first state, so that states like it join at once."""
         if (self.target, self.aspect) != (other_.target, other_.aspect):
             return False
-        if not (self.explanation & other_.explanation or not self.explanation and self.features == other_.features):
+        unexplained = not self.explanation and not other_.explanation
+        if not (self.explanation & other_.explanation or unexplained and self.features == other_.features):
             return False
         self.states += other_.states
         self.shapes.add(other_.key[1])
+        mine = {r.name: r for r in self.readings}
+        for reading in other_.readings:  # a share's evidence adds to this one's (fuzz_jobs.combine)
+            if reading.name in mine:
+                mine[reading.name].supports += reading.supports
+                mine[reading.name].refutes += reading.refutes
         return True
+
+    @property
+    def sound(self) -> list[Reading]:
+        """The readings no state refutes (before they are weighed: the explaining flips)."""
+        if not self.readings:
+            return [Reading(name) for name in sorted(self.explanation)]
+        return [r for r in self.readings if not r.refuted]
 
     @property
     def title(self) -> str:
         what = {"plays": "legal plays", "next": "next segment", "result": "game result"}[self.aspect]
-        if self.explanation:
-            return f"{what}: the engine plays as if {' or '.join(sorted(self.explanation))}"
+        flipped = [r.name for r in self.sound if not r.rule]
+        broken = [r.words for r in self.sound if r.rule]
+        said = [f"as if {' or '.join(flipped)}"] if flipped else []
+        said += [f"as if {' or '.join(broken[:3])}{' (or more)' * (len(broken) > 3)}"] if broken else []
+        if said:
+            return f"{what}: the engine plays {'; '.join(said)}"
         return f"{what}: no one-switch reading explains it (a bug): {', '.join(self.features)}"
 
 
@@ -251,8 +270,10 @@ def fuzz(
     seconds: float | None = None,
     max_failures: int = 10,
     progress: Callable[[int], None] = lambda n: None,
+    found: Callable[[Failure, int], None] = lambda f, n: None,
 ) -> Campaign:
-    """Ask `count` states of each target (the kinds that apply to it) of `engine` and of the reference engine."""
+    """Ask `count` states of each target (the kinds that apply to it) of `engine` and of the reference engine;
+    `found` is told of each new distinct failure (and its number) as it is found, before it is weighed."""
     info = engine.info()
     capabilities = tuple(info.capabilities)
     began = time.perf_counter()
@@ -262,6 +283,7 @@ def fuzz(
         tally = Tally(target.name)
         campaign.tallies.append(tally)
         rng = random.Random(f"{seed}:{index}:{target.name}")
+        seen: list[Seen] = []
         started = time.perf_counter()
         for kind, state in generators.states(rng, rules, generators.kinds_for(rules, kinds)):
             if tally.positions >= count or campaign.stopped:
@@ -288,6 +310,7 @@ def fuzz(
                     campaign.fatal = str(exc)
                     break
                 continue
+            seen.append(Seen(state, expected.values, got.values))
             if aspect is None:
                 continue
             tally.mismatches += 1
@@ -297,8 +320,13 @@ def fuzz(
             failure = _failure(engine, state, rules, target, kind, aspect, capabilities, key)
             if not any(f.absorbs(failure) for f in campaign.failures):
                 campaign.failures.append(failure)
+                found(failure, len(campaign.failures))
             if len(campaign.failures) >= max_failures:
                 campaign.stopped = f"{max_failures} distinct failures found (--max-failures)"
+        for failure in campaign.failures:
+            if failure.target == target.name:
+                weigh(failure, target, seen)
+        campaign.failures = merge_alike(campaign.failures)
         tally.seconds = time.perf_counter() - started
         if campaign.stopped or campaign.fatal:
             break
@@ -333,5 +361,48 @@ def _failure(
 
     small = shrink.shrink(state, rules, still)
     _, expected, got = check_state(engine, small, rules, capabilities)
-    explanation, shape = signature(small, rules, target, aspect, expected, got)
+    explanation = explained_by(small, target, aspect, got)
+    shape = features(small, rules, aspect, expected, got)
     return Failure(target.name, aspect, key, explanation, shape, kind, state, small, expected, got)
+
+
+def merge_alike(failures: list[Failure]) -> list[Failure]:
+    """The failures with those that hold the same readings (after weighing) as an earlier one merged into it."""
+    kept: list[Failure] = []
+    for f in failures:
+        names = {r.name for r in f.sound} if f.readings else set()
+        twin = next(
+            (
+                k
+                for k in kept
+                if names and (k.target, k.aspect) == (f.target, f.aspect) and {r.name for r in k.sound} == names
+            ),
+            None,
+        )
+        if twin is None:
+            kept.append(f)
+        else:
+            twin.states += f.states
+    return kept
+
+
+def _answer(aspect: str, fresh: bool = False) -> Callable[[State, Rules], Any]:
+    """The reference engine's answer on `aspect`; `fresh`: from an instance of its own (under a mutant, whose
+    answers must neither come from nor be kept in the oracle's last search)."""
+    return lambda state, rules: ask(ReferenceEngine() if fresh else ORACLE, state, rules, [aspect]).values[aspect]
+
+
+def weigh(failure: Failure, target: Target, seen: list[Seen]) -> None:
+    """The failure's readings, weighed against the states its target's campaign asked: the flips that give the
+    engine's answer on it, and the rule mutants that do (fuzz_evidence)."""
+    ask_, ask_mutated = _answer(failure.aspect), _answer(failure.aspect, fresh=True)
+    rules = target.rules()
+    flipped = flips(target)
+    readings = [Reading(name) for name in sorted(failure.explanation)]
+    for reading in readings:
+        fuzz_evidence.weigh(reading, failure.aspect, seen, ask_, flipped[reading.name])
+    mutants = fuzz_evidence.attributed(failure.state, rules, failure.got.values[failure.aspect], ask_mutated)
+    for reading in mutants:
+        mutant = fuzz_evidence.mutant_named(reading.name)
+        fuzz_evidence.weigh(reading, failure.aspect, seen, ask_mutated, rules, mutant)
+    failure.readings = readings + mutants

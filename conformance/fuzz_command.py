@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -16,6 +17,7 @@ from . import fuzz, fuzz_report, generators, report_files
 from .engine import EngineLoadError
 from .launch import handshake, rerun_engine, start
 from .runner import Target
+from .state import StateError
 from .terminal import say
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -26,6 +28,15 @@ def matches(args: argparse.Namespace, target: Target) -> bool:
     return (not args.game or target.game in args.game) and (
         not args.ruleset or bool({target.name, getattr(target, "base", target.name)} & set(args.ruleset))
     )
+
+
+def _draft(args: argparse.Namespace, failure: fuzz.Failure, target: Target, engine: str, number: int) -> Path | None:
+    """Write the failure's draft; a draft that cannot be written is one line, and the campaign goes on."""
+    try:
+        return fuzz_report.write_draft(args.out, failure, target, args.seed, engine, number)
+    except (StateError, OSError, ValueError) as exc:
+        say(f"draft {number} ({failure.target}) not written: {exc}")
+        return None
 
 
 def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
@@ -55,6 +66,15 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
         if "legal-plays" not in info.capabilities and "game-result" not in info.capabilities:
             say(f"nothing to fuzz: engine {info.name} answers neither legal-plays nor game-result")
             return EXIT_USAGE
+        by_name = {t.name: t for t in chosen}
+        engine_name = f"{info.name} {info.version}"
+        written: set[Path] = set()
+
+        def keep(failure: fuzz.Failure, number: int) -> None:  # on disk as found: a crash or Ctrl-C keeps it
+            path = _draft(args, failure, by_name[failure.target], engine_name, number)
+            if path is not None:
+                written.add(path)
+
         bar = tqdm(
             total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
         )
@@ -68,18 +88,17 @@ def command(args: argparse.Namespace, targets: dict[str, Target]) -> int:
                 campaign = fuzz_campaign(args.dask, args.jobs, asked) if args.dask else local_campaign(args.jobs, asked)
             else:
                 campaign = fuzz.fuzz(
-                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update
+                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update, keep
                 )
         finally:
             bar.close()
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    by_name = {t.name: t for t in chosen}
-    for number, failure in enumerate(campaign.failures, 1):
-        failure.draft = fuzz_report.write_draft(
-            args.out, failure, by_name[failure.target], args.seed, campaign.engine, number
-        )
+    for number, failure in enumerate(campaign.failures, 1):  # again, with the readings weighed and merged
+        failure.draft = _draft(args, failure, by_name[failure.target], campaign.engine, number)
+    for stale in written - {f.draft for f in campaign.failures}:  # a failure merged into another since
+        stale.unlink(missing_ok=True)
     print(fuzz_report.text(campaign, rerun_engine(args)))
     if args.json:
         report_files.write(args.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")

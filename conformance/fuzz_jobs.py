@@ -80,7 +80,7 @@ def local_campaign(n_jobs: int, campaign: Plan) -> Any:
 
 def combine(parts: list[Any], seed: int, max_failures: int) -> Any:
     """The shares' campaigns as one: tallies added up per target, failures grouped as one campaign groups them."""
-    from .fuzz import Campaign, Tally
+    from .fuzz import Campaign, Tally, merge_alike
 
     whole = Campaign(parts[0].engine, seed, [], [])
     tallies: dict[str, Tally] = {}
@@ -101,6 +101,7 @@ def combine(parts: list[Any], seed: int, max_failures: int) -> Any:
                 whole.failures.append(failure)
         whole.stopped = whole.stopped or part.stopped
         whole.fatal = whole.fatal or part.fatal
+    whole.failures = merge_alike(whole.failures)
     if len(whole.failures) > max_failures:
         whole.failures = whole.failures[:max_failures]
         whole.stopped = f"{max_failures} distinct failures found (--max-failures)"

@@ -14,23 +14,37 @@ from .cases import load, shipped
 from .coverage import clauses
 from .fuzz import ORACLE, Answers, Campaign, Failure, ask, flips
 from .games import GAME_DATA
-from .notation import describe
+from .notation import spell
 from .position_ids import encode_xgid
-from .rulesets import Rules
+from .rulesets import Rules, game_hitting
 from .runner import Target
 from .state import SIDES, Layout, Side, State, StateError
-from .steps import next_spec
+from .steps import next_spec, numbers
 
 
-def plays_text(state: State, keys: Iterable[str], layouts: dict[str, Layout]) -> list[str]:
-    """The plays in move notation (the position itself where no notation reaches it)."""
+def _spelled(state: State, layout: Layout, hitting: bool | None) -> str | None:
+    return spell(state.layout, layout, state.turn, numbers(state), hitting)
+
+
+def plays_text(state: State, keys: Iterable[str], layouts: dict[str, Layout], hitting: bool | None = None) -> list[str]:
+    """The plays in move notation made from the numbers to play (as the position left where none makes it)."""
     shown = []
-    for key in sorted(keys):
-        try:
-            shown.append(describe(state.layout, layouts[key], state.turn))
-        except Exception:  # noqa: BLE001 - an impossible position may have no notation
-            shown.append(f"position {key}")
+    for key in keys:
+        spelled = _spelled(state, layouts[key], hitting)
+        shown.append(spelled if spelled is not None else f"(position {key}: no moves of the numbers make it)")
     return sorted(shown)
+
+
+def case_plays(
+    state: State, keys: Iterable[str], layouts: dict[str, Layout], hitting: bool | None, positions: bool = False
+) -> list[Any]:
+    """The plays as a case file writes them: notation, or the resulting position where notation cannot write one
+    (every one, with `positions`)."""
+    written: list[Any] = []
+    for key in sorted(keys):
+        spelled = None if positions else _spelled(state, layouts[key], hitting)
+        written.append(spelled or {"position": {side: _side_spec(layouts[key], side) for side in SIDES}})
+    return sorted(written, key=lambda p: (not isinstance(p, str), str(p)))
 
 
 def _wire(f: Failure, answers: Answers) -> dict[str, Any] | None:
@@ -77,10 +91,14 @@ def _rule_ids(game: str, f: Failure) -> list[str]:
     cases = [c for c in shipped().cases if c.game == game]
     prefixes = Counter(r.split(".")[0] for c in cases for r in c.rule_ids)
     prefix = prefixes.most_common(1)[0][0] if prefixes else "bg"
-    switches = {name.split("=")[0] for name in f.explanation}
+    known = clauses()
+    broken = list(dict.fromkeys(r.rule for r in f.sound if r.rule in known))  # the rule IDs of matching mutants
+    switches = {r.name.split("=")[0] for r in f.sound if not r.rule}
     if switches:
         found = Counter(r for c in cases if switches & set(c.requires) for r in c.rule_ids)
-        return [r for r, _ in found.most_common(2)] or [prefix + ".object"]
+        return list(dict.fromkeys([*broken, *(r for r, _ in found.most_common(2))]))[:3] or [prefix + ".object"]
+    if broken:
+        return broken[:3]
     words = {
         "bears off": "bearoff",
         "enters": "bar",
@@ -97,8 +115,16 @@ def _rule_ids(game: str, f: Failure) -> list[str]:
     return ids[:2] or [prefix + ".object"]
 
 
-def draft_case(f: Failure, target: Target, seed: int, engine: str, number: int) -> dict[str, Any]:
-    """The failure as a case file (a mapping to write as YAML), marked as a draft."""
+def draft_hitting(game: str, requires: dict[str, str]) -> bool:
+    """The hitting switch a draft's plays are read under: as it pins it, or as its game's rulesets have it."""
+    return requires["hitting"] == "blots" if "hitting" in requires else game_hitting(game)
+
+
+def draft_case(
+    f: Failure, target: Target, seed: int, engine: str, number: int, positions: bool = False
+) -> dict[str, Any]:
+    """The failure as a case file (a mapping to write as YAML), marked as a draft; `positions`: every play written
+    as the position it leaves."""
     s, rules = f.state, target.rules()
     requires, options = _pins(f, rules, target)
     missing, extra = missing_extra(f)
@@ -124,7 +150,9 @@ def draft_case(f: Failure, target: Target, seed: int, engine: str, number: int) 
         r = f.expected.values["result"]
         case["expect"] = {"not_over": True} if r is None else {"result": r.to_wire()}
     else:
-        plays = plays_text(s, f.expected.values["plays"], f.expected.layouts)
+        plays = case_plays(
+            s, f.expected.values["plays"], f.expected.layouts, draft_hitting(s.game, requires), positions
+        )
         case["expect"] = {"no_play": True} if f.expected.values["plays"] == {s.layout.key()} else {"plays": plays}
         if f.aspect == "next":
             case["next"] = next_spec(f.expected.values["next"])
@@ -142,18 +170,19 @@ def draft_case(f: Failure, target: Target, seed: int, engine: str, number: int) 
 
 
 def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str, number: int) -> Path:
-    """Write the failure's draft case file and check that it loads; its path."""
-    case = draft_case(f, target, seed, engine, number)
+    """Write the failure's draft case file and check that it loads (if its plays in notation do not, they are
+    written as positions); its path."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{case['id']}.yaml"
-    data = {"game": f.state.game, "group": "Drafts found by fuzzing", "cases": [case]}
-    path.write_text(
-        yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None), encoding="utf-8"
-    )
-    loaded = load([path])
-    if loaded.errors:
-        raise StateError(f"the draft {path} does not load: {loaded.errors[0]}")
-    return path
+    for positions in (False, True):
+        case = draft_case(f, target, seed, engine, number, positions)
+        path = folder / f"{case['id']}.yaml"
+        data = {"game": f.state.game, "group": "Drafts found by fuzzing", "cases": [case]}
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+        path.write_text(text, encoding="utf-8")
+        loaded = load([path])
+        if not loaded.errors:
+            return path
+    raise StateError(f"the draft {path} does not load: {loaded.errors[0]}")
 
 
 def board_text(f: Failure) -> str:
@@ -182,6 +211,7 @@ def failure_text(n: int, f: Failure) -> str:
         lines += [f"missing: {' | '.join(missing) or '-'}", f"extra: {' | '.join(extra) or '-'}"]
     else:
         lines.append(f"reference: {_wire(f, f.expected)}; engine: {_wire(f, f.got)}")
+    lines += [f"reading {r.weight()}" for r in f.readings]
     if f.draft:
         lines.append(f"draft case: {f.draft}")
     return "\n".join(lines)
@@ -220,6 +250,8 @@ def to_json(c: Campaign) -> dict[str, Any]:
             "aspect": f.aspect,
             "title": f.title,
             "explained_by": sorted(f.explanation),
+            "readings": [r.to_json() for r in f.readings],
+            "attributed": sorted({r.rule for r in f.sound if r.rule}),
             "features": list(f.features),
             "states": f.states,
             "kind": f.kind,

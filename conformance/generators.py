@@ -194,6 +194,52 @@ def position_almost_home(rng: random.Random, side: Side, game: str = BG) -> Layo
     return view_layout(side, me, them, my_bar, their_bar, game)
 
 
+def position_one_out(rng: random.Random, side: Side, game: str = BG) -> Layout:
+    """All the mover's checkers home but one, most often on its 7-point: the edge of bearing off."""
+    me = _placement(rng, CHECKERS - 1, list(range(1, 7)), set(), (1, 6))
+    me[rng.choice((7, 7, 7, 8, 9, 12))] += 1
+    mine = {p for p in range(1, 25) if me[p]}
+    them = _placement(rng, CHECKERS - rng.choice((0, 0, 3)), list(range(1, 25)), mine, (2, 8))
+    return view_layout(side, me, them, 0, 0, game)
+
+
+def block_edge_layout(rng: random.Random, game: str, side: Side) -> Layout | None:
+    """`side` holds five of six points in a row (read along the opponent's path, its q0..q0+5) with a spare
+    behind the gap, and the opponent has one checker just ahead of the row (q0-1: building the sixth is legal)
+    or just behind it (q0+6: building it is banned), the rest further behind: the six-block ban's edge."""
+    q0 = rng.randint(2, 17)
+    theirs: Counts = {q0 - 1 if rng.random() < 0.4 else q0 + 6: 1}
+    add(theirs, spread(rng, CHECKERS - 1, list(range(q0 + 7, 25)), 3))
+    taken = {mirror(game, q) for q in theirs}  # the opponent's points in the mover's numbering
+    row = [mirror(game, q) for q in range(q0, q0 + 6)]
+    gap = rng.choice(row)
+    mine: Counts = {p: 1 for p in row if p != gap}
+    behind = [p for p in range(gap + 1, min(gap + 7, 25)) if p not in taken and p not in row]
+    if not behind:
+        return None
+    add(mine, spread(rng, rng.randint(1, 3), behind, 2))
+    free = [p for p in range(1, 25) if p not in taken and p not in row]
+    add(mine, spread(rng, CHECKERS - sum(mine.values()), free, rng.randint(1, 4)))
+    if sum(mine.values()) != CHECKERS or sum(theirs.values()) != CHECKERS:
+        return None
+    points = {
+        side: tuple(mine.get(p, 0) for p in range(1, 25)),
+        other(side): tuple(theirs.get(q, 0) for q in range(1, 25)),
+    }
+    layout = Layout(game, points["white"], points["black"], (0, 0), (0, 0))
+    try:
+        layout.validate(hitting=False)
+    except StateError:
+        return None
+    return layout
+
+
+def _block_edge(rng: random.Random, rules: Rules) -> State | None:
+    side = rng.choice(SIDES)
+    layout = next((lay for _ in range(10) if (lay := block_edge_layout(rng, rules.game, side))), None)
+    return _mid_game(rng, layout, rules, side)
+
+
 def position_prime(rng: random.Random, side: Side, game: str = BG) -> Layout:
     """The mover's back checkers behind a prime of four to six points: often only one number, or none, plays."""
     length = rng.randint(4, 6)
@@ -238,6 +284,14 @@ def side_checkers(rng: random.Random, game: str, style: str, free: list[int]) ->
         counts = spread(rng, CHECKERS - head, only(range(13, 24)) or only(range(1, 24)), 6)
         counts[HEAD] = head
         return counts, 0
+    if style == "head-last" and HEAD in free:  # one or two left on the head: the head rule's last checkers
+        head = rng.choice((1, 1, 2))
+        counts = spread(rng, CHECKERS - head, only(range(1, 24)), rng.randint(3, 8))
+        counts[HEAD] = head
+        return counts, 0
+    if style == "one-out":  # all home but one, most often on the point just outside: bear-off's edge
+        counts = spread(rng, CHECKERS - 1, only(range(1, 7)), rng.randint(1, 6))
+        return add(counts, spread(rng, 1, only([7, 7, 7, *range(8, 13)]), 1)), 0
     if style == "home":  # all home: bearing off
         off = rng.choice([0, 0, rng.randint(1, 14), rng.randint(10, 14)])
         return spread(rng, CHECKERS - off, only(range(1, 7)), rng.randint(1, 6)), off
@@ -516,6 +570,22 @@ def _passed(rng: random.Random, rules: Rules) -> State | None:
     return State(state.layout, state.turn, dice, ctx, segment=Segment(owner, numbers, passed=True))
 
 
+def _passed_at_start(rng: random.Random, rules: Rules) -> State | None:
+    """Numbers of a 3-3, 4-4 or 6-6 passed on a first turn, the receiver still at the start: where the owner's
+    first-turn head exception must not go with them (cn.unplayable.head-rule)."""
+    turn = rng.choice(SIDES)
+    owner, d = other(turn), rng.choice((3, 4, 6))
+    start = start_layout(rules.game)
+    mine = list(start.points(owner))
+    for _ in range(rng.randint(1, 2)):  # what the owner played of its double: checkers off its head
+        mine[HEAD - 1] -= 1
+        mine[HEAD - 1 - d * rng.randint(1, 2)] += 1
+    points = {owner: tuple(mine), turn: start.points(turn)}
+    layout = Layout(rules.game, points["white"], points["black"], (0, 0), (0, 0))
+    segment = Segment(owner, (d,) * rng.randint(2, 3), passed=True)
+    return State(layout, turn, (d, d), TurnContext(True, 1, 0), segment=segment)
+
+
 def _ended(rng: random.Random, rules: Rules) -> State | None:
     """A finished game: the winner has borne off all fifteen, the loser anywhere (for the game's result)."""
     state = (_placed(position_contact) if rules.switch.hitting else _styled(rng.choice(STYLES)))(rng, rules)
@@ -537,6 +607,7 @@ KINDS: dict[str, Kind] = {
         Kind("bar", _placed(position_bar), HITTING, "the mover on the bar against a partly closed board"),
         Kind("bear-off", _placed(position_bearoff), HITTING, "all home, bearing off against contact or a race"),
         Kind("stragglers", _placed(position_almost_home), HITTING, "one to three checkers still outside home"),
+        Kind("one-out", _placed(position_one_out), HITTING, "all home but one, most often on the 7-point"),
         Kind("race", _placed(position_race), HITTING, "no contact left"),
         Kind("prime", _placed(position_prime), HITTING, "back checkers behind a prime of four to six points"),
         Kind("first-turn", first_turn, {}, "a side's first turn: from the start, after the opponent's first roll"),
@@ -546,12 +617,31 @@ KINDS: dict[str, Kind] = {
         Kind("home", _styled("home"), NO_HITTING, "all home, bearing off"),
         Kind("late", _styled("late"), NO_HITTING, "all but one to three home"),
         Kind("block", _styled("block"), NO_HITTING, "five of six points in a row held, spares behind the gap"),
+        Kind(
+            "block-edge",
+            _block_edge,
+            {**NO_HITTING, "six-block": ("banned-after-turn", "banned-within-turn")},
+            "five of six in a row, an opposing checker just ahead of the row or just behind it",
+        ),
+        Kind(
+            "head-last",
+            _styled("head-last"),
+            {**NO_HITTING, "head-rule": ("one-per-turn",)},
+            "one or two left on the head",
+        ),
+        Kind("home-one-out", _styled("one-out"), NO_HITTING, "all home but one, most often on the 7-point"),
         Kind("wide", _styled("wide"), NO_HITTING, "a checker or two on many points"),
         Kind("few", _styled("few"), NO_HITTING, "stacks on one to three points"),
         Kind("frozen", _styled("frozen"), NO_HITTING, "many home, the rest just outside"),
         Kind("near-draw", _styled("walled"), {**NO_HITTING, "draw": ("both-blocked",)}, "a home board walled in"),
         Kind("chain", _chain, {"doubles": ("chain", "chain-after-three-rolls")}, "a later double of a chain"),
         Kind("passed", _passed, {"unplayable": ("opponent-plays",)}, "numbers passed to the opponent"),
+        Kind(
+            "passed-start",
+            _passed_at_start,
+            {"unplayable": ("opponent-plays",), "head-rule": ("one-per-turn",)},
+            "a first turn's double passed on, the receiver at the start",
+        ),
         Kind("ended", _ended, {}, "a finished game, for its result"),
     )
 }

@@ -484,7 +484,7 @@ RULE_MUTANTS: tuple[Mutant, ...] = (
         "nd.score.coke",
         scoring,
         "coke",
-        lambda o: lambda lay, loser: any(lay.points(loser)[18:24]),
+        lambda o: lambda lay, loser, rules: any(lay.points(loser)[18:24]),
     ),
     mutant("coke-under-oin-mars", "nd.score.mars", scoring, "win_kind", _coke_any_game),
     mutant("coke-value-ignored", "nd.score.coke-value", scoring, "win_kind", _coke_value_ignored),

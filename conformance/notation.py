@@ -191,3 +191,74 @@ def origins(before: Layout, after: Layout, side: Side) -> str:
 
 def _times(name: str, n: int) -> str:
     return name if n == 1 else f"{name}({n})"
+
+
+Hops = tuple[tuple[int, int, bool], ...]  # single moves (from, to, hits)
+
+
+def spell(
+    before: Layout, after: Layout, side: Side, numbers: tuple[int, ...], hitting: bool | None = None
+) -> str | None:
+    """A play in notation that `apply` turns `before` into `after` with and `check_numbers` accepts for `numbers`,
+    found by making the moves one number at a time (describe only pairs sources with destinations, which the dice
+    may not make); None when no moves of these numbers reach `after` (an engine's wrong play)."""
+    if after == before:
+        return "(no move)"
+    seen: set[tuple[Layout, tuple[int, ...]]] = set()
+
+    def search(now: Layout, left: tuple[int, ...], hops: Hops) -> Hops | None:
+        if now == after:
+            return hops
+        if not left or (now, left) in seen:
+            return None
+        seen.add((now, left))
+        sources = [BAR] if now.on_bar(side) > after.on_bar(side) else []
+        if not sources:
+            sources = [p for p in range(24, 0, -1) if now.points(side)[p - 1] > after.points(side)[p - 1]]
+        for n in dict.fromkeys(left):
+            rest = list(left)
+            rest.remove(n)
+            for start in sources:
+                end = max(start - n, OFF)
+                try:
+                    moved = apply(now, side, f"{_name(start)}/{_name(end)}", hitting)
+                except NotationError:
+                    continue
+                hit = moved.on_bar(other(side)) > now.on_bar(other(side))
+                found = search(moved, tuple(rest), (*hops, (start, end, hit)))
+                if found is not None:
+                    return found
+        return None
+
+    hops = search(before, tuple(numbers), ())
+    if hops is None:
+        return None
+    merged = _written(hops, merge=True)
+    for play in (merged, _written(hops, merge=False)):
+        try:
+            if apply(before, side, play, hitting) == after:
+                check_numbers(play, tuple(numbers))
+                return play
+        except NotationError:
+            continue
+    return None
+
+
+def _name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _written(hops: Hops, merge: bool) -> str:
+    """Single moves as notation: a checker's moves joined into one path (merge), like paths counted."""
+    paths: list[list[tuple[int, bool]]] = []
+    for start, end, hit in hops:
+        into = next((pa for pa in paths if merge and pa[-1][0] == start and start not in (BAR, OFF)), None)
+        if into is None:
+            paths.append([(start, False), (end, hit)])
+        else:
+            into.append((end, hit))
+    grouped: dict[str, int] = {}
+    for pa in paths:
+        text = "/".join(_name(p) + "*" * hit for p, hit in pa)
+        grouped[text] = grouped.get(text, 0) + 1
+    return " ".join(t if c == 1 else f"{t}({c})" for t, c in grouped.items())

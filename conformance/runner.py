@@ -25,6 +25,7 @@ from .notation import describe, origins
 from .profiles import Profile
 from .rulesets import Rules, Ruleset
 from .state import Cube, Layout, Segment, Side, State, StateError
+from .steps import play_name
 
 Target = Ruleset | Profile  # what a case runs under: a ruleset, or an engine profile
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
@@ -146,9 +147,9 @@ def judge_plays(step: Step, answer: Iterable[Layout], hitting: bool | None = Non
     missing += [play for play, lay in expected.get("includes", {}).items() if lay.key() not in actual]
     forbidden: set[str] = set()
     for item in expect.get("excludes", []):
-        key = expected["excludes"][item["play"]].key()
+        key = expected["excludes"][play_name(item["play"])].key()
         if key in actual:  # shown once, with the reason it is forbidden
-            extra[key] = f"{item['play']} (forbidden: {item['reason']})"
+            extra[key] = f"{play_name(item['play'])} (forbidden: {item['reason']})"
             forbidden.add(key)
     if "count" in expect and len(actual) != expect["count"]:
         problems.append(f"expected {expect['count']} distinct positions, engine gave {len(actual)}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from .engine import GameResult
 from .state import CHECKERS, Cube, Layout, Match, Segment, Side, State, TurnContext, head_moves, other, start_layout
-from .steps import Step, expected_next, plays_step, resolve, result_step
+from .steps import Step, expected_next, play_name, plays_step, resolve, result_step
 from .yamlio import DataError, LineDict, locate
 
 
@@ -75,11 +75,12 @@ class _Walk:
         checked = plays_step(self.raw, at, expect, self.state(player, context), line, self.path, self.hitting)
         if "play" in step:
             known = {**checked.expected["includes"], **checked.expected["plays"]}  # the plays expect resolved
-            played_to = known.get(step["play"])
+            name = play_name(step["play"])
+            played_to = known.get(name)
             if played_to is None:
                 made = resolve(self.raw, [*at, "play"], [step["play"]], checked.state, self.path, self.hitting)
-                played_to = made[step["play"]]
-            checked = replace(checked, play=(step["play"], played_to))
+                played_to = made[name]
+            checked = replace(checked, play=(name, played_to))
             self.head += 0 if passed else head_moves(self.layout, played_to, player)
             self.layout = played_to
         elif not expect.get("no_play"):

@@ -12,11 +12,37 @@ from .engine import GameResult
 from .messages import Query
 from .notation import NotationError, apply, check_numbers
 from .rulesets import Rules
-from .state import Layout, Segment, Side, State
+from .state import CHECKERS, SIDES, Layout, Segment, Side, State, StateError
 from .yamlio import DataError, LineDict, locate
 
 PLAY_EXPECTATIONS = {"plays", "no_play", "includes", "excludes", "count", "digest", "divide"}
 RESULT_EXPECTATIONS = {"result", "not_over"}
+
+
+def _checkers(spec: dict[Any, int]) -> tuple[tuple[int, ...], int, int | None]:
+    points = [0] * 24
+    for key, n in spec.items():
+        if key not in ("bar", "off"):
+            number = key if type(key) is int else int(key) if isinstance(key, str) and key.isdigit() else None
+            if number is None or not 1 <= number <= 24:
+                raise StateError(f"no point {key!r}: a side's points are 1-24, plus bar and off")
+            points[number - 1] = n
+    return tuple(points), spec.get("bar", 0), spec.get("off")
+
+
+def spec_layout(game: str, position: dict[str, dict[Any, int]]) -> Layout:
+    """The layout a case file writes as {white: {point: n, bar: n, off: n}, black: ...} (not validated)."""
+    sides = {s: _checkers(position[s]) for s in SIDES}
+    off = tuple(CHECKERS - sum(sides[s][0]) - sides[s][1] if sides[s][2] is None else sides[s][2] for s in SIDES)
+    return Layout(game, sides["white"][0], sides["black"][0], (sides["white"][1], sides["black"][1]), off)
+
+
+def play_name(play: str | dict[str, Any]) -> str:
+    """How a case's play is named: its notation, or for a play given as its resulting position, that position."""
+    if isinstance(play, str):
+        return play
+    sides = (f"{s} {{{', '.join(f'{k}: {n}' for k, n in play['position'][s].items())}}}" for s in SIDES)
+    return f"(position {'; '.join(sides)})"
 
 
 def digest(layouts: Iterable[Layout]) -> str:
@@ -115,7 +141,7 @@ def numbers(state: State) -> tuple[int, ...]:
 def resolve(
     raw: LineDict,
     at: list[Any],
-    plays: list[str],
+    plays: list[str | dict[str, Any]],
     state: State,
     path: Path,
     hitting: bool | None,
@@ -124,23 +150,29 @@ def resolve(
     """Each play's resulting layout under the switch `hitting` (None: as the game's rulesets have it); a play
     the board does not allow is a DataError, and so is one whose moves no numbers to play make: a legal play
     must use them, and an excluded one must be a play the numbers could make that a rule forbids (one the dice
-    cannot make tests nothing)."""
+    cannot make tests nothing).  A play given as its resulting position (one notation cannot write from these
+    numbers, such as an engine's wrong play a draft records) is that position, validated as a case's position."""
     resolved: dict[str, Layout] = {}
     first: dict[Layout, str] = {}  # each position reached, and the first play that reached it
     layout, turn, usable = state.layout, state.turn, numbers(state)
     for i, play in enumerate(plays):
+        name = play_name(play)
         try:
-            result = apply(layout, turn, play, hitting)
-            check_numbers(play, usable)
-        except NotationError as exc:
-            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: {kind}play {play!r}: {exc}") from None
+            if isinstance(play, str):
+                result = apply(layout, turn, play, hitting)
+                check_numbers(play, usable)
+            else:
+                result = spec_layout(layout.game, play["position"])
+                result.validate(hitting)
+        except (NotationError, StateError) as exc:
+            raise DataError(path, locate(raw, *at, i), f"case {raw['id']}: {kind}play {name!r}: {exc}") from None
         twin = first.get(result)
         if twin is not None and at[-1] == "plays":
             raise DataError(
                 path,
                 locate(raw, *at, i),
-                f"case {raw['id']}: {play!r} and {twin!r} reach the same position: list it once",
+                f"case {raw['id']}: {name!r} and {twin!r} reach the same position: list it once",
             )
-        resolved[play] = result
-        first.setdefault(result, play)
+        resolved[name] = result
+        first.setdefault(result, name)
     return resolved
