@@ -18,6 +18,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import legend
 import yaml
 from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
@@ -292,6 +293,14 @@ RESULTS = SITE / "results"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def play_page(game: str) -> str:
+    """A game's "how to play" page (site/play/<game>.md) with its starting position drawn."""
+    text = (SITE / "play" / f"{game}.md").read_text(encoding="utf-8")
+    cube = all(rs.switches.get("cube") != "none" for rs in rulesets().values() if rs.game == game)
+    start = board(State(start_layout(game), "white"), f"The {GAME_TITLES[game]} starting position", cube=cube)
+    return text.replace("<!-- start board -->", start)
+
+
 def changelog_page() -> str:
     """CHANGELOG.md as a page, with the version this site was built from."""
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
@@ -387,6 +396,8 @@ def on_files(files: Files, config: Any) -> Files:
         by_game.setdefault(case.game, []).append(case)
     for game, cases in by_game.items():
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
+    for game in GAMES:
+        files.append(File.generated(config, f"play-{game}.md", content=play_page(game)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
     files.append(File.generated(config, "rulesets.md", content=rulesets_page()))
     files.append(File.generated(config, "changelog.md", content=changelog_page()))
@@ -401,7 +412,8 @@ def on_files(files: Files, config: Any) -> Files:
     for case in suite():  # draw now what the clause pages will show, so every board is a file of the site
         case_body(case)
     home()
-    for name, content in BOARDS.items():
+    files.append(File.generated(config, legend.PAGE, content=legend.page()))
+    for name, content in {**BOARDS, **legend.boards()}.items():
         files.append(File.generated(config, name, content=content))
     return files
 
@@ -651,8 +663,15 @@ def home() -> list[str]:
     ]
 
 
+BOARD_PAGES = {"index.md", "backgammon.md", "narde.md", "crazy-narde.md", "same-position.md", "results.md"}
+BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs."""
+    """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs;
+    the board key atop every page that draws boards."""
+    if page.file.src_uri in BOARD_PAGES or page.file.src_uri.startswith("cases-"):
+        markdown = re.sub(r"^(# .*)$", lambda m: f"{m[1]}\n\n{legend.KEY}\n", markdown, count=1, flags=re.M)
     if page.file.src_uri.startswith(("cases-", "switches", "results", "rulesets", "same-position")):
         return markdown
     by_rule = cases_by_rule(suite())
