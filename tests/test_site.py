@@ -232,3 +232,28 @@ def test_every_case_id_is_in_the_search_index_in_its_cases_title(built: Path) ->
     for case in suite():
         title = unescape(re.sub(r"<[^>]+>", " ", docs[f"cases-{case.game}/#{case.id}"]["title"]))
         assert case.id in title and set(split.split(case.id)) <= set(split.split(title)), (case.id, title)
+
+
+def test_each_clause_shows_its_most_direct_examples_first(built: Path) -> None:
+    """Under each clause, the cases about that clause (it is first in their `rules`) come before those that merely
+    cite it, and fewer rules before more: the head rule opens with a head case, the chain with a chain case."""
+    by_rule = cases_by_rule(suite())
+    by_id = {case.id: case for case in suite()}
+    for game in ("backgammon", "narde", "crazy-narde"):
+        page = (built / game / "index.html").read_text()
+        for rule, clause in clauses().items():
+            if clause.path.stem != game or not by_rule.get(rule):
+                continue
+            at = page.index(f'id="{rule}"')
+            section = page[at : page.find("<h3", at + 1)]
+            shown = [by_id[i] for i in re.findall(r'href="\.\./cases-[a-z-]+/#([^"]+)">case <code>', section)]
+            assert shown == by_rule[rule], rule  # the page shows the order cases_by_rule gives
+            ranks = [(c.rule_ids.index(rule), len(c.rule_ids)) for c in shown]
+            assert ranks == sorted(ranks), rule
+            if any(c.rule_ids[0] == rule for c in shown):
+                assert shown[0].rule_ids[0] == rule, rule
+    for rule in ("nd.head.one-per-turn", "cn.head.one-per-turn"):
+        first = by_rule[rule][0]
+        assert first.rule_ids[0] == rule and "head" in first.path.stem, (rule, first.id)
+    first = by_rule["cn.doubles.chain"][0]
+    assert first.rule_ids[0] == "cn.doubles.chain" and first.path.stem == "chains", first.id
