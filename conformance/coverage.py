@@ -64,11 +64,20 @@ def clauses() -> dict[str, Clause]:
     return result
 
 
+def directness(case: Case, rule: str) -> tuple[int, int]:
+    """How directly a case shows a rule, lowest first: where the rule stands in its list (first: the rule the
+    case is about), then how many rules the case names (fewer: the rule less mixed with others)."""
+    return case.rule_ids.index(rule), len(case.rule_ids)
+
+
 def cases_by_rule(cases: tuple[Case, ...]) -> dict[str, list[Case]]:
+    """Each rule's cases, those that show it most directly first (`directness`), else in suite order."""
     by_rule: dict[str, list[Case]] = defaultdict(list)
     for case in cases:
         for rule in case.rule_ids:
             by_rule[rule].append(case)
+    for rule, listed in by_rule.items():
+        listed.sort(key=lambda case: directness(case, rule))
     return by_rule
 
 

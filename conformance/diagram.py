@@ -4,7 +4,8 @@ One fixed orientation for every game: white's home board at the bottom right, wh
 points 1-12 along the bottom from right to left, 13-24 along the top from left to right.
 Where the other side's checkers stand, which way it moves, where its head and home are,
 all follow from the game's geometry (`state.mirror`) and starting position
-(`state.start_layout`); the point numbers shown are those of the side on roll.
+(`state.start_layout`); the point numbers shown are those of the side on roll, or of the side
+asked for (`view`).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def _stack(x: float, base: float, step: float, n: int, side: Side) -> list[str]:
     return [_checker(x, base + i * step, side, str(n) if n > VISIBLE and i == shown - 1 else "") for i in range(shown)]
 
 
-def _points(state: State) -> list[str]:
+def _points(state: State, view: Side) -> list[str]:
     game, layout = state.game, state.layout
     head_at = {white_point(game, side, p) for side, p in heads(game).items()}
     out, labels, triangles = [], [], {"a": "", "b": ""}
@@ -111,7 +112,7 @@ def _points(state: State) -> list[str]:
         base, tip = (TOP, TOP + HALF - 8) if top else (TOP + BOARD_H, TOP + BOARD_H - HALF + 8)
         triangles["a" if column(p) % 2 == (0 if top else 1) else "b"] += f"M{x - W / 2:g} {base}h{W}L{x:g} {tip}Z"
         label_y = TOP - 4 if top else TOP + BOARD_H + LABEL - 2
-        shown = p if state.turn == "white" else mirror(game, p)
+        shown = p if view == "white" else mirror(game, p)
         css = ' class="h"' if p in head_at else ""
         labels.append(f'<text{css} x="{x:g}" y="{label_y}">{shown}</text>')
         if p in head_at:
@@ -221,9 +222,10 @@ def describe(state: State) -> str:
     return f"{state.turn.capitalize()} on roll{roll}. " + " ".join(parts) + cube
 
 
-def svg(state: State, title: str = "", cube: bool = True) -> str:
+def svg(state: State, title: str = "", cube: bool = True, view: Side | None = None) -> str:
     """The state as a standalone SVG document, with a title and a description for screen readers;
-    `cube=False` for a ruleset without a doubling cube."""
+    `cube=False` for a ruleset without a doubling cube; the points numbered from `view`'s side (default: the
+    side on roll), so that a scenario's boards can keep one numbering."""
     title = title or f"{state.game} position, {state.turn} on roll"
     board = [
         f'<rect class="f" width="{WIDTH}" height="{HEIGHT}" rx="4"/>',
@@ -234,7 +236,7 @@ def svg(state: State, title: str = "", cube: bool = True) -> str:
     ]
     body = (
         board
-        + _points(state)
+        + _points(state, view or state.turn)
         + _arrows(state)
         + _bar_and_trays(state)
         + (_cube(state) if cube else [])

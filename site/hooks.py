@@ -18,6 +18,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import legend
 import yaml
 from gammonspec.conformance import position_ids
 from gammonspec.conformance.cases import Case, Step, suite
@@ -28,7 +29,7 @@ from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, link_rule_ids
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.rulesets import accepted, registry, rulesets
-from gammonspec.conformance.state import GAMES, State, start_layout
+from gammonspec.conformance.state import GAMES, State, other, start_layout
 from mkdocs.structure.files import File, Files
 
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
@@ -71,9 +72,10 @@ def has_cube(case: Case) -> bool:
     return all(rs.switches.get("cube") != "none" for rs in under)
 
 
-def board(state: State, title: str, width: int = 380, cube: bool = True) -> str:
-    """A Markdown image of the state's board, its SVG stored once under boards/ by content."""
-    content = svg(state, cube=cube)  # the title goes in the alt text, so equal positions share one file
+def board(state: State, title: str, width: int = 380, cube: bool = True, view: str | None = None) -> str:
+    """A Markdown image of the state's board, its SVG stored once under boards/ by content; numbered from
+    `view`'s side (default: the side on roll)."""
+    content = svg(state, cube=cube, view=view)  # the title goes in the alt text: equal positions share one file
     name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
     BOARDS[name] = content
     return f'![{_text(title)}]({name}){{ loading=lazy width="{width}" }}'
@@ -109,7 +111,7 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
         won = (
             "a draw, nobody scores"
             if r["winner"] is None
-            else f"{r['winner']} wins {_a(r['kind'])}, {r['points']} points"
+            else f"{r['winner']} wins {_a(r['kind'])}, {r['points']} point{'s' * (r['points'] != 1)}"
         )
         lines.append(f"result: {won}")
     if expect.get("not_over"):
@@ -133,7 +135,7 @@ def _expectation(expect: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _plays(step: Step, cube: bool) -> list[str]:
+def _plays(step: Step, cube: bool, view: str | None = None) -> list[str]:
     """The listed plays: the first few drawn as "after" boards, the rest listed; forbidden plays with their reason."""
     out: list[str] = []
     for name, label in (("plays", "Legal plays"), ("includes", "Must be legal (among others)")):
@@ -142,7 +144,7 @@ def _plays(step: Step, cube: bool) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190, cube)}"
+            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190, cube, view)}"
             f"<figcaption>{_text(play)}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
@@ -164,9 +166,14 @@ def _next(step: Step) -> list[str]:
     return [f"then {who}" + (" (passed)" if step.next.passed else "")]
 
 
-def _step(step: Step, n: int, cube: bool) -> list[str]:
-    """One scenario step: what happens, its board, what is expected."""
+ANSWERS = {"take": "takes", "drop": "drops", "beaver": "beavers"}
+
+
+def _step(step: Step, n: int, cube: bool, view: str, same_as: int | None) -> list[str]:
+    """One scenario step: what happens, its board (numbered from `view`'s side; not drawn again when it is
+    the board of step `same_as`, 0: the case's own), what is expected."""
     state = step.state
+    details = _expectation(step.expect) + _next(step)
     if step.kind == "opening":
         dice = step.opening["dice"] if step.opening else {}
         what = f"opening roll: white {dice.get('white')}, black {dice.get('black')}"
@@ -178,20 +185,27 @@ def _step(step: Step, n: int, cube: bool) -> list[str]:
         if step.play:
             what += f", then `{step.play[0] or '(no move)'}`"
     elif step.kind == "double":
-        what = f"{state.turn} doubles, the other side answers: {step.response}"
+        what = f"{state.turn} doubles, {other(state.turn)} {ANSWERS.get(str(step.response), step.response)}"
     elif step.kind == "next-game":
         what = "the match after the game"
     elif step.kind == "may-double":
         what = f"may {state.turn} double?"
+        if "may_double" in step.expect:  # the answer follows the question, not a second label
+            what += f" **{_yes(step.expect['may_double'])}**"
+            details = [d for d in details if not d.startswith("may double:")]
     else:
         what = "the game's result"
-    details = _expectation(step.expect) + _next(step)
+        details = [d.removeprefix("result: ") for d in details]
+    if same_as is None:
+        drawn = board(state, f"step {n}: {what.replace('**', '')}", 240, cube, view)
+    else:
+        drawn = f"*The board of step {same_as}.*" if same_as else "*The board above.*"
     return [
         f"**Step {n}.** {what}" + (": " + "; ".join(details) if details else ""),
         "",
-        board(state, f"step {n}: {what}", 240, cube),
+        drawn,
         "",
-        *(_plays(step, cube) if step.kind == "plays" and step.expect else []),
+        *(_plays(step, cube, view) if step.kind == "plays" and step.expect else []),
     ]
 
 
@@ -244,9 +258,24 @@ def _outcome(case: Case) -> list[str]:
     """What the case expects: each scenario step with its board, or the expectation and the plays drawn."""
     cube = has_cube(case)
     if case.query == "scenario":
-        return [line for n, step in enumerate(case.steps, 1) for line in _step(step, n, cube)]
+        return _scenario(case, cube)
     lines = [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
     return [*lines, "", *(_plays(case.steps[0], cube) if case.query == "legal-plays" else [])]
+
+
+def _scenario(case: Case, cube: bool) -> list[str]:
+    """A scenario's steps, every board numbered from the side that starts it; a board equal to the one before
+    (the case's own board included) is named, not drawn again."""
+    view = case.steps[0].state.turn
+    lines = [f"Each step's board is numbered from {view}'s side.", ""]
+    last, last_n = svg(case.state, cube=cube, view=view), 0  # the case's board, drawn above the steps
+    for n, step in enumerate(case.steps, 1):
+        content = svg(step.state, cube=cube, view=view)
+        same = content == last
+        lines += _step(step, n, cube, view, last_n if same else None)
+        if not same:
+            last, last_n = content, n
+    return lines
 
 
 @cache
@@ -290,6 +319,14 @@ def _index(game: str, cases: list[Case]) -> str:
 SITE = Path(__file__).resolve().parent
 RESULTS = SITE / "results"
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def play_page(game: str) -> str:
+    """A game's "how to play" page (site/play/<game>.md) with its starting position drawn."""
+    text = (SITE / "play" / f"{game}.md").read_text(encoding="utf-8")
+    cube = all(rs.switches.get("cube") != "none" for rs in rulesets().values() if rs.game == game)
+    start = board(State(start_layout(game), "white"), f"The {GAME_TITLES[game]} starting position", cube=cube)
+    return text.replace("<!-- start board -->", start)
 
 
 def changelog_page() -> str:
@@ -387,6 +424,8 @@ def on_files(files: Files, config: Any) -> Files:
         by_game.setdefault(case.game, []).append(case)
     for game, cases in by_game.items():
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
+    for game in GAMES:
+        files.append(File.generated(config, f"play-{game}.md", content=play_page(game)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
     files.append(File.generated(config, "rulesets.md", content=rulesets_page()))
     files.append(File.generated(config, "changelog.md", content=changelog_page()))
@@ -401,7 +440,8 @@ def on_files(files: Files, config: Any) -> Files:
     for case in suite():  # draw now what the clause pages will show, so every board is a file of the site
         case_body(case)
     home()
-    for name, content in BOARDS.items():
+    files.append(File.generated(config, legend.PAGE, content=legend.page()))
+    for name, content in {**BOARDS, **legend.boards()}.items():
         files.append(File.generated(config, name, content=content))
     return files
 
@@ -651,8 +691,15 @@ def home() -> list[str]:
     ]
 
 
+BOARD_PAGES = {"index.md", "backgammon.md", "narde.md", "crazy-narde.md", "same-position.md", "results.md"}
+BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs."""
+    """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs;
+    the board key atop every page that draws boards."""
+    if page.file.src_uri in BOARD_PAGES or page.file.src_uri.startswith("cases-"):
+        markdown = re.sub(r"^(# .*)$", lambda m: f"{m[1]}\n\n{legend.KEY}\n", markdown, count=1, flags=re.M)
     if page.file.src_uri.startswith(("cases-", "switches", "results", "rulesets", "same-position")):
         return markdown
     by_rule = cases_by_rule(suite())

@@ -232,3 +232,53 @@ def test_every_case_id_is_in_the_search_index_in_its_cases_title(built: Path) ->
     for case in suite():
         title = unescape(re.sub(r"<[^>]+>", " ", docs[f"cases-{case.game}/#{case.id}"]["title"]))
         assert case.id in title and set(split.split(case.id)) <= set(split.split(title)), (case.id, title)
+
+
+def test_each_clause_shows_its_most_direct_examples_first(built: Path) -> None:
+    """Under each clause, the cases about that clause (it is first in their `rules`) come before those that merely
+    cite it, and fewer rules before more: the head rule opens with a head case, the chain with a chain case."""
+    by_rule = cases_by_rule(suite())
+    by_id = {case.id: case for case in suite()}
+    for game in ("backgammon", "narde", "crazy-narde"):
+        page = (built / game / "index.html").read_text()
+        for rule, clause in clauses().items():
+            if clause.path.stem != game or not by_rule.get(rule):
+                continue
+            at = page.index(f'id="{rule}"')
+            section = page[at : page.find("<h3", at + 1)]
+            shown = [by_id[i] for i in re.findall(r'href="\.\./cases-[a-z-]+/#([^"]+)">case <code>', section)]
+            assert shown == by_rule[rule], rule  # the page shows the order cases_by_rule gives
+            ranks = [(c.rule_ids.index(rule), len(c.rule_ids)) for c in shown]
+            assert ranks == sorted(ranks), rule
+            if any(c.rule_ids[0] == rule for c in shown):
+                assert shown[0].rule_ids[0] == rule, rule
+    for rule in ("nd.head.one-per-turn", "cn.head.one-per-turn"):
+        first = by_rule[rule][0]
+        assert first.rule_ids[0] == rule and "head" in first.path.stem, (rule, first.id)
+    first = by_rule["cn.doubles.chain"][0]
+    assert first.rule_ids[0] == "cn.doubles.chain" and first.path.stem == "chains", first.id
+
+
+def test_scenario_steps_read_once_and_keep_one_numbering(built: Path) -> None:
+    """A scenario's steps: no doubled labels, a board drawn again only when it changed, and every board numbered
+    from the side that starts the scenario, even when the turn passes (issue 30's cube scenarios)."""
+    from gammonspec.conformance.state import mirror
+
+    text = "".join((built / g / "index.html").read_text() for g in ("backgammon", "narde", "crazy-narde"))
+    for doubled in ("double?: may double", "result: result:", "the game's result: result", " 1 points"):
+        assert doubled not in text, doubled
+    assert "may white double? <strong>yes</strong>" in text and "white doubles, black takes" in text
+    by_id = {case.id: case for case in suite()}
+    checked = 0
+    for block in re.findall(r'<details class="example".*?</details>', text, re.S):
+        case = by_id[re.search(r'cases-[a-z-]+/#([^"]+)"', block)[1]]
+        if case.query != "scenario":
+            continue
+        boards = _boards(block, built)  # the case's board, then the steps'
+        assert all(a != b for a, b in zip(boards, boards[1:])), case.id  # consecutive boards differ
+        view = case.steps[0].state.turn
+        first = "1" if view == "white" else str(mirror(case.game, 1))  # the label of white's point 1
+        for svg in boards:
+            assert re.search(r'<g class="l"><text(?: class="h")? x="[\d.]+" y="\d+">(\d+)<', svg)[1] == first, case.id
+        checked += len(boards)
+    assert checked > 100, checked

@@ -69,7 +69,7 @@ def _open(browser: object, url: str, width: int = 1280, scheme: str = "light") -
 
 
 PAGES = ["", "backgammon/", "narde/", "crazy-narde/", "disagreements/", "switches/", "cases-narde/", "results/"]
-PAGES += ["rulesets/", "changelog/"]  # same-position/ is opened by its own test below
+PAGES += ["rulesets/", "changelog/", "legend/", "play-backgammon/", "play-narde/", "play-crazy-narde/"]  # same-position/ is opened by its own test below
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -108,6 +108,24 @@ def test_matrix_has_no_overflow_at_400px(browser: object, server: str) -> None:
     home, _ = _open(browser, f"{server}/")
     home.screenshot(path=str(SCREENS / "home.png"))
     home.close()
+
+
+@pytest.mark.parametrize("path", ["legend/", "play-narde/"])
+def test_legend_and_how_to_play_fit_400px(browser: object, server: str, path: str) -> None:
+    """At 400 px the legend's and a play page's boards are drawn, scaled into the column, with no sideways scroll."""
+    page, errors = _open(browser, f"{server}/{path}", width=400)
+    widths = page.evaluate(
+        """async () => {
+          const imgs = [...document.querySelectorAll('article img[src*="boards/"]')];
+          imgs.forEach(i => i.loading = 'eager');
+          await Promise.all(imgs.map(i => i.decode().catch(() => null)));
+          return imgs.map(i => [i.naturalWidth, Math.round(i.getBoundingClientRect().right)]);
+        }"""
+    )
+    assert widths and all(natural > 0 and 0 < right <= 400 for natural, right in widths), widths
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0 and errors == [], (overflow, errors)
+    page.close()
 
 
 @pytest.mark.parametrize("width", [1280, 400])
