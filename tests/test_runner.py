@@ -258,7 +258,7 @@ JACOBY = """\
 game: backgammon
 cases:
   - id: jacoby-gammon
-    rules: [bg.score.jacoby]
+    rules: [bg.option.jacoby]
     query: game-result
     options: {jacoby: true}
     title: t
@@ -317,7 +317,7 @@ PLAN_CASES = """\
 game: backgammon
 cases:
   - id: any-rules
-    rules: [bg.move.one]
+    rules: [bg.move.kinds]
     title: t
     position: start
     turn: white
@@ -325,7 +325,7 @@ cases:
     expect: {count: 1}
     derivation: not run, only planned
   - id: needs-chain
-    rules: [bg.move.two]
+    rules: [bg.move.forward]
     requires: {doubles: chain}
     title: t
     position: start
@@ -334,7 +334,7 @@ cases:
     expect: {count: 1}
     derivation: not run, only planned
   - id: needs-jacoby
-    rules: [bg.score.three]
+    rules: [bg.score.single]
     options: {jacoby: true}
     title: t
     position: start
@@ -343,7 +343,7 @@ cases:
     expect: {count: 1}
     derivation: not run, only planned
   - id: needs-no-hitting
-    rules: [bg.hit.four]
+    rules: [bg.hit.blot]
     requires: {hitting: none, doubles: four-moves}
     title: t
     position: start
