@@ -348,13 +348,46 @@ def reports() -> list[dict[str, Any]]:
     return found
 
 
-def badge(report: dict[str, Any]) -> str:
-    """A shields.io endpoint badge: passed of the checked cases."""
+BADGE_COLOURS = {"brightgreen": "#44cc11", "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f"}
+
+
+def _badge_parts(report: dict[str, Any]) -> tuple[str, str]:
+    """The badge's message (passed of the checked cases) and its colour name."""
+    if report.get("not_driven"):
+        return "not driven", "lightgrey"
     s = report["summary"]
     checked = s["total"] - s["skipped"]
     colour = "brightgreen" if s["passed"] == checked else "orange" if s["passed"] >= checked * 0.9 else "red"
-    data = {"schemaVersion": 1, "label": "gammonspec", "message": f"{s['passed']}/{checked} passed", "color": colour}
-    return json.dumps(data)
+    return f"{s['passed']}/{checked} passed", colour
+
+
+def badge(report: dict[str, Any]) -> str:
+    """A shields.io endpoint badge: passed of the checked cases."""
+    message, colour = _badge_parts(report)
+    return json.dumps({"schemaVersion": 1, "label": "gammonspec", "message": message, "color": colour})
+
+
+def badge_svg(report: dict[str, Any]) -> str:
+    """The same badge as an image of its own (no service needed to show it): label and message side by side."""
+    message, colour = _badge_parts(report)
+    left, right = 78, 7 * len(message) + 12  # Verdana 11 px is about 7 px a character
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + right}" height="20" role="img" '
+        f'aria-label="gammonspec: {message}"><title>gammonspec: {message}</title>'
+        f'<rect width="{left}" height="20" fill="#555"/>'
+        f'<rect x="{left}" width="{right}" height="20" fill="{BADGE_COLOURS[colour]}"/>'
+        '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">'
+        f'<text x="{left / 2}" y="14">gammonspec</text><text x="{left + right / 2}" y="14">{message}</text></g></svg>'
+    )
+
+
+def _result_cell(c: Counter[str], skips: list[str]) -> str:
+    """One engine under one ruleset: its counts, or "not declared" when it does not implement the ruleset."""
+    if not c:
+        return "—"
+    if not c["passed"] + c["failed"] + c["errored"]:
+        return "not declared" if all("does not implement ruleset" in m for m in skips) else f"{c['skipped']} skipped"
+    return f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗<br>{c['skipped']} skipped"
 
 
 def _identified(report: dict[str, Any]) -> str:
@@ -381,28 +414,40 @@ def results_page(found: list[dict[str, Any]]) -> str:
     lines += ['<div class="results" markdown>', "", "| engine | identified | badge | version | suite | date |"]
     lines += ["|---|---|---|---|---|---|"]
     failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    failed_by: dict[str, set[str]] = {}  # ruleset::case -> the engines failing it
     counts: dict[str, dict[str, Counter[str]]] = {n: {} for n in names}
+    skips: dict[tuple[str, str], list[str]] = {}
     for r in found:
         engine = r["engine"]["name"]
         for res in r["results"]:
             counts.setdefault(res["ruleset"], {}).setdefault(engine, Counter())[res["status"]] += 1
+            if res["status"] == "skipped":
+                skips.setdefault((res["ruleset"], engine), []).append(res.get("message", ""))
             if res["status"] in ("failed", "errored"):
-                for rule in res["rules"]:
-                    failing.setdefault(rule, []).append((engine, res))
+                failing.setdefault(res["rules"][0], []).append((engine, res))  # under its first rule: listed once
+                failed_by.setdefault(f"{res['ruleset']}::{res['id']}", set()).add(engine)
         lines.append(
-            f"| {engine} | {_identified(r)} | [endpoint](badges/{engine}.json) | {r['engine'].get('version', '')} | "
-            f"{r['suite']['version']} | {r.get('date', '')} |"
+            f"| {engine} | {_identified(r)} | [![gammonspec: {_badge_parts(r)[0]}](badges/{engine}.svg)]"
+            f"(badges/{engine}.json) | {r['engine'].get('version', '')} | {r['suite']['version']} | {r.get('date', '')} |"
         )
-    lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset:", ""]
+    lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset (*not declared*: the engine does not"]
+    lines += ["implement that ruleset):", ""]
     lines += ["| ruleset | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
     for name in names:
-        cells = [
-            f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗<br>{c['skipped']} skipped" if c else "—"
-            for c in (counts[name].get(engine, Counter()) for engine in engines)
-        ]
+        cells = [_result_cell(counts[name].get(engine, Counter()), skips.get((name, engine), [])) for engine in engines]
         lines.append(f"| {ruleset_link(name)} | " + " | ".join(cells) + " |")
     lines += ["", "</div>"]
-    lines += ["", "## Failures by rule", ""]
+    unique: dict[str, list[str]] = {}
+    for key, who in sorted(failed_by.items()):
+        if len(who) == 1:
+            unique.setdefault(next(iter(who)), []).append(key)
+    lines += ["", "## Failures unique to one engine", ""]
+    lines += ["Cases only one engine fails: its own bugs or readings, not the suite's.", ""]
+    for engine, keys in sorted(unique.items()):
+        lines.append(f"- **{engine}** ({len(keys)}): " + ", ".join(f"`{k}`" for k in keys[:12]) + (" …" if len(keys) > 12 else ""))
+    if not unique:
+        lines.append("None.")
+    lines += ["", "## Failures by rule", "", "Each failing case under the first rule it names.", ""]
     if not failing:
         lines.append("No engine fails a case.")
     for rule, items in sorted(failing.items()):
@@ -437,6 +482,7 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "results.md", content=results_page(found)))
     for r in found:
         files.append(File.generated(config, f"badges/{r['engine']['name']}.json", content=badge(r)))
+        files.append(File.generated(config, f"badges/{r['engine']['name']}.svg", content=badge_svg(r)))
     for case in suite():  # draw now what the clause pages will show, so every board is a file of the site
         case_body(case)
     home()

@@ -172,6 +172,16 @@ def test_results_page_and_badges(built: Path) -> None:
     assert "gammonspec-reference" in page and re.search(r"\d+ ✓ · \d+ ✗<br>\d+ skipped", page)
     badge = (built / "badges" / "gammonspec-reference.json").read_text()
     assert '"schemaVersion": 1' in badge and "passed" in badge
+    image = (built / "badges" / "gammonspec-reference.svg").read_text()
+    assert image.startswith("<svg") and "passed" in image and 'src="../badges/gammonspec-reference.svg"' in page
+    # a backgammon-only engine under a Narde ruleset: not declared, never "0 ✓ · 0 ✗"
+    assert "not declared" in page and not re.search(r"(?<!\d)0 ✓ · 0 ✗", page)
+    assert "Failures unique to one engine" in page
+    # each failing case once: under its first rule only
+    bgsage = json.loads((ROOT / "site" / "results" / "bgsage.json").read_text())
+    failed = [r for r in bgsage["results"] if r["status"] in ("failed", "errored")]
+    listed = re.findall(r"bgsage, <code>([^<]+)</code>: <a href=\"[^\"]*#([^\"]+)\"", page)
+    assert len(listed) == len(failed) == len(set(listed))
 
 
 def test_same_position_page_shows_each_switch_under_every_ruleset(built: Path) -> None:
