@@ -369,7 +369,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not pairs:
         say(_nothing_planned(args, loaded.cases))
         return EXIT_USAGE
-    data = export.document(pairs)
+    data = export.document(pairs, _progress_bar(False, len(pairs)))  # drawn on a terminal only
     export.check(data)
     report_files.write(args.json, export.dumps(data))
     print(

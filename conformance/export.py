@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -107,11 +107,14 @@ def exported_case(case: Case, target: Target) -> dict[str, Any]:
     }
 
 
-def document(pairs: list[tuple[Case, Target]]) -> dict[str, Any]:
+def document(
+    pairs: list[tuple[Case, Target]], progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda it: it
+) -> dict[str, Any]:
+    """The export of these cases under these rulesets; `progress` wraps the pairs (a progress bar)."""
     return {
         "format": FORMAT_VERSION,
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},
-        "cases": [exported_case(case, target) for case, target in pairs],
+        "cases": [exported_case(case, target) for case, target in progress(pairs)],
     }
 
 
