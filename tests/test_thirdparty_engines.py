@@ -57,3 +57,30 @@ def test_an_engine_that_cannot_be_driven_gets_a_report_saying_why(tmp_path, caps
     assert data["results"] == [] and data["summary"]["total"] == 0 and data["identified"] == []
     assert data["engine"]["rulesets"] == [] and data["engine"]["adapter"] == "open-spiel"
     assert "open-spiel.json: not driven: pyspiel cannot be set" in capsys.readouterr().out
+
+
+def _bg(white: dict[int, int], black: dict[int, int]) -> Layout:
+    """A backgammon layout; what is not on the board is borne off."""
+    w, b = (tuple(side.get(p, 0) for p in range(1, 25)) for side in (white, black))
+    return Layout("backgammon", w, b, (0, 0), (15 - sum(w), 15 - sum(b)))
+
+
+def test_gnubg_wheel_loses_the_steps_after_a_bear_off():
+    """White's last two on its 6 and 1, roll 6-1.  By hand two positions can follow: 6/off 1/off (none left)
+    and 6/5 5/off (one left on the 1).  The wheel writes the first as `(6,)`, ending at the bear-off, so the
+    adapter sees 6/off alone, which leaves the same position as the second: the empty board is lost."""
+    pytest.importorskip("gnubg", reason="the gnubg extra is not installed")
+    engine = load_engine("gnubg")
+    before = _bg({6: 1, 1: 1}, {1: 2})
+    assert engine.plays(before, "white", 6, 1) == [_bg({1: 1}, {1: 2})]
+
+
+def test_magmacrunch_offers_one_number_when_both_can_be_played():
+    """White's one checker on its 8, black's two on white's 2 (black's 23), roll 6-1: 8/2 is blocked, so by hand
+    the only play is 8/7 7/1; from the start, 6-5 allows 24/13 (run a back checker)."""
+    pytest.importorskip("backgammon.rules", reason="the magmacrunch-backgammon extra is not installed")
+    engine = load_engine("magmacrunch-backgammon")
+    before = _bg({8: 1}, {23: 2})
+    assert engine.plays(before, "white", 6, 1) == [_bg({1: 1}, {23: 2})]
+    start = _bg({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert _bg({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}) in engine.plays(start, "white", 6, 5)
