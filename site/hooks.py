@@ -396,7 +396,8 @@ def _identified(report: dict[str, Any]) -> str:
     for found in report.get("identified") or []:
         if isinstance(found, dict) and found.get("closest_profile"):
             closest, asked = found["closest_profile"], found.get("asked_as")
-            out.append(f"`{closest}`" + (f" (asked as `{asked}`)" if asked and asked != closest else ""))
+            parts = "<br>+&nbsp;".join(f"`{part}`" for part in closest.split(" + "))  # one change a line: narrow
+            out.append(parts + (f" (asked as `{asked}`)" if asked and asked != closest else ""))
     return "<br>".join(out) or "—"
 
 
