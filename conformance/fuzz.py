@@ -25,6 +25,7 @@ from gammonspec.reference import ReferenceEngine
 from . import fuzz_evidence, generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
 from .fuzz_evidence import Reading, Seen
+from .mutants import LOCK
 from .rulesets import Rules, registry
 from .runner import Target
 from .state import Layout, Segment, Side, State, StateError, head_moves, other, standing_six_block
@@ -254,9 +255,10 @@ def check_state(
     engine: Engine, state: State, rules: Rules, capabilities: tuple[str, ...]
 ) -> tuple[str | None, Answers, Answers]:
     """(the aspect they differ on or None, the reference's answers, the engine's)."""
-    over = ORACLE.game_result(state, rules) is not None
-    aspects = _aspects(capabilities, over)
-    expected = ask(ORACLE, state, rules, aspects)
+    with LOCK:  # never while another thread (a cluster of worker threads) has a rule mutant applied
+        over = ORACLE.game_result(state, rules) is not None
+        aspects = _aspects(capabilities, over)
+        expected = ask(ORACLE, state, rules, aspects)
     got = ask(engine, state, rules, aspects)
     return differs(expected, got), expected, got
 

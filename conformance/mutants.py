@@ -13,7 +13,9 @@ last checker is off; a six-block ban waived for borne-off opponents: a trap need
 checker on the board behind it; a draw found only after the play: the draw needs the mover's home
 board full, home checkers are frozen while one stands in the first quarter, and the walled-in
 opponent's home checkers stand ahead of any row, so whatever the mover could still play after the
-draw it could have played before it, to the same end).  A second family reads one switch value as another at the engine's boundary, so
+draw it could have played before it, to the same end).  The patches are the process's: one mutant at a time
+is applied (`LOCK`), so threads that apply mutants (a cluster of worker threads) always undo them in the order
+they made them and never leave one behind.  A second family reads one switch value as another at the engine's boundary, so
 every switch value of every ruleset is needed by some cases.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import permutations
@@ -39,6 +42,7 @@ from gammonspec.reference.packed import BAR
 opening = importlib.import_module("gammonspec.reference.opening")  # the package re-exports a function of that name
 
 Patch = tuple[Any, str, Callable[[Any], Any]]  # (module or class, attribute, original -> replacement)
+LOCK = threading.RLock()  # held for the length of each `applied()`: one thread's patches at a time
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class Mutant:
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
-        with contextlib.ExitStack() as stack:
+        with LOCK, contextlib.ExitStack() as stack:
             for owner, attr, make in self.patches:
                 original = getattr(owner, attr)
                 replacement = make(original)

@@ -19,6 +19,29 @@ from hypothesis import settings
 settings.register_profile("gammonspec", deadline=None)
 settings.load_profile("gammonspec")
 
+def _rule_functions() -> dict[tuple[str, str], object]:
+    """Every attribute of the reference engine's modules and classes, as this process has them now."""
+    import gammonspec.reference as package
+    from gammonspec.reference import ReferenceEngine
+    from gammonspec.reference.rules import Movement
+
+    owners = {n: m for n, m in sys.modules.items() if n.startswith("gammonspec.reference")}
+    owners |= {"ReferenceEngine": ReferenceEngine, "Movement": Movement, "package": package}
+    return {(n, a): v for n, o in owners.items() for a, v in vars(o).items() if not a.startswith("__")}
+
+
+_PRISTINE = _rule_functions()
+
+
+@pytest.fixture(autouse=True)
+def _no_mutant_left_behind(request):
+    """A test that leaves a rule mutant applied (a thread still in it, patches undone out of order) fails itself,
+    not the tests that run after it in the same process."""
+    yield
+    left = sorted(f"{n}.{a}" for (n, a), v in _rule_functions().items() if (n, a) in _PRISTINE and _PRISTINE[n, a] is not v)
+    assert not left, f"{request.node.nodeid} left rule functions patched: {', '.join(left)}"
+
+
 ENGINES = Path(__file__).resolve().parent / "engines"
 if str(ENGINES) not in sys.path:
     sys.path.insert(0, str(ENGINES))  # so `fake_engines:DropOne` loads as an engine spec

@@ -70,3 +70,21 @@ def test_explaining_names_the_mutant_whose_answer_an_engine_gives() -> None:
     assert wrong != runner.ask(ReferenceEngine(), "legal-plays", step, rules)
     found = explaining(wrong, lambda: runner.ask(ReferenceEngine(), "legal-plays", step, rules))
     assert broken in found and all(m.rule.startswith(("bg.", "nd.", "cn.", "switch")) for m in found)
+
+
+def test_a_mutant_holds_the_rule_functions_against_other_threads() -> None:
+    """Threads that apply mutants (a cluster of worker threads) take turns, so each undoes its own patches in
+    order: none is left behind.  While one is applied, no other thread may apply one or ask the fuzz oracle."""
+    import threading
+
+    from gammonspec.conformance.mutants import LOCK
+
+    original = rules.bear_off_allowed
+    taken: list[bool] = []
+    with by_name("higher-bears-off-any-point").applied():
+        other = threading.Thread(target=lambda: taken.append(LOCK.acquire(blocking=False)))
+        other.start()
+        other.join()
+        assert rules.bear_off_allowed is not original
+    assert taken == [False]
+    assert rules.bear_off_allowed is original
