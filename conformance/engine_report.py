@@ -4,6 +4,10 @@ Each file is the `run --json` report of the whole suite (every ruleset and the e
 with the engine's name and version, what `identify` finds for each game it declares, its deviations
 (the failing cases), the date and the suite version.  An engine that cannot be driven (an adapter with a
 `not_driven` reason) gets a report with that reason under `not_driven` and no results.
+
+Each file also keeps the engine's `history`: one entry of counts per suite version and engine version it was
+reported under, carried over from the file it replaces, so the results page shows how an engine fared as the
+suite grew (a rerun under the same two versions replaces that entry).
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+
+from packaging.version import Version
 
 from . import identify, identify_report, report_files, reports
 from .cases import Case
@@ -52,6 +58,33 @@ def _not_driven(engine: Engine, info: EngineInfo, adapter: str, reason: str) -> 
 
 
 def write(folder: Path, data: dict[str, Any]) -> Path:
+    """Write the report as `<engine>.json` in folder, its history carried over from the file it replaces."""
     path = folder / (re.sub(r"[^a-z0-9.-]+", "-", data["engine"]["name"].lower()) + ".json")
+    earlier: list[dict[str, Any]] = []
+    if path.is_file():
+        try:
+            earlier = history(json.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, KeyError, TypeError):  # not a report of ours: nothing to carry over
+            earlier = []
+    data["history"] = _merged(earlier, _entry(data))
     report_files.write(path, json.dumps(data, indent=2) + "\n")
     return path
+
+
+def history(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A report's history, oldest first; a report written before histories were kept has its own counts only."""
+    return list(data["history"]) if "history" in data else [_entry(data)]
+
+
+def _entry(data: dict[str, Any]) -> dict[str, Any]:
+    s = data["summary"]
+    counts = {k: s[k] for k in ("passed", "failed", "errored", "skipped")}
+    return {"suite": data["suite"]["version"], "engine_version": data["engine"].get("version", ""),
+            "date": data.get("date", ""), "not_driven": bool(data.get("not_driven")), **counts}
+
+
+def _merged(earlier: list[dict[str, Any]], entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """earlier with entry added, or in place of the entry of the same suite and engine versions."""
+    key = (entry["suite"], entry["engine_version"])
+    kept = [e for e in earlier if (e["suite"], e["engine_version"]) != key]
+    return sorted([*kept, entry], key=lambda e: (Version(e["suite"]), e["date"]))

@@ -20,7 +20,7 @@ from typing import Any
 
 import legend
 import yaml
-from gammonspec.conformance import position_ids
+from gammonspec.conformance import engine_report, position_ids
 from gammonspec.conformance.cases import Case, Step, suite
 from gammonspec.conformance.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.coverage import HEADING, cases_by_rule, clauses
@@ -401,6 +401,21 @@ def _identified(report: dict[str, Any]) -> str:
     return "<br>".join(out) or "—"
 
 
+def _history(found: list[dict[str, Any]]) -> list[str]:
+    """Each engine's results under every suite version (and engine version) it was reported under."""
+    lines = ["", "## History", "", "Each engine's cases passed of those checked, per suite version it was reported under."]
+    lines += ["", "| engine | suite | engine version | date | passed | failed | errored |", "|---|---|---|---|---|---|---|"]
+    for r in found:
+        for e in engine_report.history(r):
+            checked = e["passed"] + e["failed"] + e["errored"]
+            passed = "not driven" if e.get("not_driven") else f"{e['passed']} / {checked}"
+            lines.append(
+                f"| {r['engine']['name']} | {e['suite']} | {e['engine_version']} | {e['date']} | {passed} "
+                f"| {e['failed']} | {e['errored']} |"
+            )
+    return lines
+
+
 def results_page(found: list[dict[str, Any]]) -> str:
     """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
     by_id = {case.id: case for case in suite()}
@@ -438,6 +453,7 @@ def results_page(found: list[dict[str, Any]]) -> str:
         cells = [_result_cell(counts[name].get(engine, Counter()), skips.get((name, engine), [])) for engine in engines]
         lines.append(f"| {ruleset_link(name)} | " + " | ".join(cells) + " |")
     lines += ["", "</div>"]
+    lines += _history(found)
     unique: dict[str, list[str]] = {}
     for key, who in sorted(failed_by.items()):
         if len(who) == 1:

@@ -83,3 +83,35 @@ def test_perft_page_holds_the_published_tables_as_a_plain_file() -> None:
         for depth, row in table.depths.items():
             assert f"| `{name}` | {depth} | {row['positions']:,} |" in block, (name, depth)
     assert text.index("The tables below") < text.index("<!-- perft-tables:")
+
+
+def _report(suite: str, engine_version: str, date: str, passed: int) -> dict:
+    summary = {"total": 10, "passed": passed, "failed": 10 - passed, "errored": 0, "skipped": 0}
+    return {"suite": {"version": suite}, "engine": {"name": "My Engine", "version": engine_version},
+            "summary": summary, "date": date, "results": []}
+
+
+def test_a_report_keeps_the_engines_history_over_suite_versions(tmp_path: Path) -> None:
+    from gammonspec.conformance import engine_report
+
+    path = engine_report.write(tmp_path, _report("0.1.0", "1.0", "2026-12-01", 6))
+    engine_report.write(tmp_path, _report("0.10.0", "1.0", "2026-12-03", 9))  # a newer suite: a new entry
+    engine_report.write(tmp_path, _report("0.2.0", "1.0", "2026-12-02", 7))
+    engine_report.write(tmp_path, _report("0.10.0", "1.0", "2026-12-04", 8))  # same versions: replaces its entry
+    engine_report.write(tmp_path, _report("0.10.0", "1.1", "2026-12-05", 10))  # a new engine version: kept apart
+    history = json.loads(path.read_text())["history"]
+    assert path.name == "my-engine.json"
+    assert [(e["suite"], e["engine_version"], e["passed"]) for e in history] == [
+        ("0.1.0", "1.0", 6), ("0.2.0", "1.0", 7), ("0.10.0", "1.0", 8), ("0.10.0", "1.1", 10)
+    ]
+
+
+def test_results_page_shows_each_engines_history(built: Path) -> None:  # noqa: F811
+    page = (built / "results" / "index.html").read_text()
+    history = page.split('id="history"', 1)[1].split("</table>", 1)[0]
+    for p in sorted((ROOT / "site" / "results").glob("*.json")):
+        data = json.loads(p.read_text())
+        assert data["history"], p.name  # every shipped report carries its history
+        for e in data["history"]:
+            row = f"<td>{data['engine']['name']}</td>\n<td>{e['suite']}</td>\n<td>{e['engine_version']}</td>"
+            assert row in history, (p.name, e)
