@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from . import PROTOCOL_VERSION, __version__, jobs, profiles, report_files
-from .engine import EngineLoadError, describe_exception, load_engine
+from .engine import STARTUP_TIMEOUT, TIMEOUT, EngineLoadError, describe_exception, load_engine
 from .rulesets import rulesets
 from .state import GAMES
 from .terminal import ReaderGone, clipped, say, shortened
@@ -127,10 +127,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="COMMAND",
         help="an engine process speaking the protocol (spec/protocol.md); may be given more than once",
     )
-    report.add_argument("--timeout", type=seconds, default=10.0, help="seconds per request (default 10)")
-    report.add_argument(
-        "--startup-timeout", type=seconds, default=60.0, help="seconds for an engine process to start (default 60)"
-    )
+    _limit_arguments(report)
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", metavar="MODULE:ATTR", help="the Python engine to serve")
@@ -244,13 +241,26 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
     engine.add_argument(
         "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
     )
-    command.add_argument("--timeout", type=seconds, default=10.0, help="seconds per request (default 10)")
+    _limit_arguments(command)
+
+
+def _limit_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--timeout", type=seconds, help=f"seconds per request (default {TIMEOUT:g})")
     command.add_argument(
         "--startup-timeout",
         type=seconds,
-        default=60.0,
-        help="seconds for the engine to start and answer the handshake (default 60)",
+        help="seconds for the engine to start and answer the handshake"
+        f" (default: --timeout when given, else {STARTUP_TIMEOUT:g})",
     )
+
+
+def _limits(args: argparse.Namespace) -> None:
+    """The time limits in full: the handshake's is --startup-timeout, else --timeout, else the default."""
+    if hasattr(args, "timeout"):
+        if args.startup_timeout is None:
+            args.startup_timeout = STARTUP_TIMEOUT if args.timeout is None else args.timeout
+        if args.timeout is None:
+            args.timeout = TIMEOUT
 
 
 def _loaded(args: argparse.Namespace) -> Loaded:
@@ -625,6 +635,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    _limits(args)
     handler = {
         "run": cmd_run,
         "identify": cmd_identify,

@@ -23,6 +23,8 @@ from .terminal import clipped
 CAPABILITIES = ("legal-plays", "game-result", "opening", "next-segment", "cube")
 ENTRY_POINT_GROUP = "gammonspec.engines"
 MAX_POSITIONS = 10_000  # positions in one legal-plays answer (spec/protocol.md, "Limits")
+TIMEOUT = 10.0  # seconds for one request, by default (--timeout)
+STARTUP_TIMEOUT = 60.0  # seconds to start an engine and have its hello, when no limit is given
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,24 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError, check_info, describe_exception, load_engine
+from .engine import (
+    STARTUP_TIMEOUT,
+    TIMEOUT,
+    Engine,
+    EngineFailure,
+    EngineInfo,
+    EngineLoadError,
+    check_info,
+    describe_exception,
+    load_engine,
+)
 from .messages import METHODS, check_answer, check_methods
-
-STARTUP_TIMEOUT = 60.0  # seconds for loading the engine and its info(), as for a process's handshake
 
 
 class PythonEngine:
     """The Engine protocol for a Python engine `spec` (module:attr or an entry point name), timed and checked."""
 
-    def __init__(self, spec: str, timeout: float = 10.0, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(self, spec: str, timeout: float = TIMEOUT, startup_timeout: float = STARTUP_TIMEOUT) -> None:
         self.spec, self.timeout = spec, timeout
         self._calls: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = queue.Queue()
         self._stuck: str | None = None

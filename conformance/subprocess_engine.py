@@ -1,17 +1,20 @@
 """An engine in another process, any language, over the JSON-lines protocol (spec/protocol.md).
 
-Every failure of the engine process (it crashes, exits, hangs past the time limit, prints something
-that is not a protocol message, answers another request, writes a line over the size limit) becomes
-an `EngineFailure` for that one request, with the tail of the engine's stderr; the process and
-everything it started (its process group) is then stopped, and a new one started for the next
-request.  The time limit covers reading and checking the answer; starting a process and its
-handshake have their own limit (`startup_timeout`) and never count against a request.  A line the
-engine writes after an answer, unasked, is recorded in `strays` (the runner names the case it followed).
+Every failure of the engine process (it crashes, exits, closes its output, hangs past the time limit,
+prints something that is not a protocol message, answers another request, writes a line over the size
+limit) becomes an `EngineFailure` for that one request, with the tail of the engine's stderr; the
+process and everything it started (its process group) is then stopped, and a new one started for the
+next request.  Only a hang waits the limit out: an exit is seen by the process's end even while a process
+it started holds its output, and an answer with an earlier request's id fails at once.  The time limit
+covers reading and checking the answer; starting a process and its handshake have their own limit
+(`startup_timeout`) and never count against a request.  A line the engine writes after an answer,
+unasked (or a copy of an answer, however late), is recorded in `strays` (the runner names the case it followed).
 """
 
 from __future__ import annotations
 
 import collections
+import hashlib
 import os
 import select
 import shlex
@@ -25,6 +28,8 @@ from typing import Any, BinaryIO, TypeVar
 from . import PROTOCOL_VERSION, __version__, profiles
 from .engine import (
     CAPABILITIES,
+    STARTUP_TIMEOUT,
+    TIMEOUT,
     CubeOutcome,
     EngineFailure,
     EngineInfo,
@@ -45,7 +50,6 @@ __all__ = ["EngineFailure", "SubprocessEngine"]
 
 STDERR_LINES = 40
 STDERR_LINE_CHARS = 2000  # longer stderr lines are cut when kept
-STARTUP_TIMEOUT = 60.0  # seconds for a new process to answer the handshake (separate from the request limit)
 T = TypeVar("T")
 
 
@@ -56,13 +60,24 @@ class _Oversize:
 OVERSIZE = _Oversize()
 
 
+class _Exited:
+    """The reader's mark for an engine process that is gone while its output is still open (held by a
+    process it started): nothing more can be asked of it."""
+
+
+EXITED = _Exited()
+EXIT_CHECK = 0.1  # seconds between looks at whether the engine process is still there, while waiting for a line
+
+
 class _Lines:
     """The engine's output as lines (bytes, blank ones skipped), read in the caller's thread off the pipe.
 
     `get` gives the next line, None once the output has ended, OVERSIZE for a line longer than MAX_LINE
-    (both final: nothing after them is read), or raises TimeoutError when no whole line comes in time."""
+    (both final: nothing after them is read), EXITED when the process `gone` watches has exited and no
+    whole line is left to read, or raises TimeoutError when no whole line comes in time."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: BinaryIO, gone: Callable[[], bool]) -> None:
+        self._gone = gone
         self._fd = stream.fileno()
         os.set_blocking(self._fd, False)
         self._poll = select.poll()
@@ -73,11 +88,18 @@ class _Lines:
         self._final: _Oversize | None = None  # set once an oversize line was seen
         self.received = 0  # bytes read in all: none from a running engine hints at unflushed output
 
-    def get(self, timeout: float) -> bytes | _Oversize | None:
+    def get(self, timeout: float) -> bytes | _Oversize | _Exited | None:
         deadline = time.monotonic() + timeout
         while (line := self._line()) is False:
-            if not self._poll.poll(max(0.0, deadline - time.monotonic()) * 1000):
-                raise TimeoutError
+            left = deadline - time.monotonic()
+            if not self._poll.poll(max(0.0, min(left, EXIT_CHECK)) * 1000):
+                if self._gone():  # what it wrote before it exited is in the pipe by now: read it first
+                    if not self._poll.poll(0):
+                        return EXITED
+                elif left <= EXIT_CHECK:
+                    raise TimeoutError
+                else:
+                    continue
             try:
                 chunk = os.read(self._fd, 1 << 16)
             except BlockingIOError:
@@ -111,6 +133,28 @@ class _Lines:
                 return raw
         self._final = OVERSIZE
         return OVERSIZE
+
+
+EXIT_WAIT = 5.0  # seconds for a process that closed its output while exiting to be gone (where that cannot be told)
+PF_EXITING = 0x4  # Linux's flag of a process in exit, in /proc/PID/stat
+
+
+def _exiting(pid: int) -> bool | None:
+    """Whether process `pid` is exiting or has exited, from /proc (Linux); None where that cannot be told.
+
+    A process's open files close while it exits, before it can be waited for: its output ends a moment
+    before its exit status is there.  A process whose output ended that is not exiting closed it itself."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()  # after the command name, which may hold anything
+    except (OSError, IndexError):
+        return None
+    return fields[0] in (b"Z", b"X") or bool(int(fields[6]) & PF_EXITING)
+
+
+def _digest(raw: bytes) -> bytes:
+    """An answer line's fingerprint, kept instead of the line (which may be megabytes)."""
+    return hashlib.blake2b(raw.strip(), digest_size=16).digest()
 
 
 def command_words(command: str) -> list[str]:
@@ -180,7 +224,7 @@ class _StderrTail:
 class SubprocessEngine:
     """The Engine protocol on top of a child process."""
 
-    def __init__(self, command: str, timeout: float = 10.0, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(self, command: str, timeout: float = TIMEOUT, startup_timeout: float = STARTUP_TIMEOUT) -> None:
         if not hasattr(select, "poll"):  # the pipes are read with poll and the engine stopped by process group
             raise EngineLoadError("--engine-cmd needs a POSIX system (Linux, macOS); on Windows, run it under WSL")
         self.command, self.timeout, self.startup_timeout = command, timeout, startup_timeout
@@ -195,7 +239,8 @@ class SubprocessEngine:
         self._stderr: _StderrTail | None = None
         self._info: EngineInfo | None = None
         self._next_id = 0
-        self._answered: dict[str, str] = {}  # request id -> label, for recognising late duplicates
+        # request id -> (label, digest of its answer line): a late duplicate is told from an answer with a stale id
+        self._answered: dict[str, tuple[str, bytes]] = {}
         self._last_label = "the handshake"
         self.slow_start_said = False
 
@@ -217,7 +262,7 @@ class SubprocessEngine:
             raise EngineFailure(f"cannot start engine {self.command!r}: {exc.strerror or exc}") from None
         proc = self._proc
         assert proc.stdout is not None
-        self._lines = _Lines(proc.stdout)
+        self._lines = _Lines(proc.stdout, lambda: proc.poll() is not None)
         assert proc.stderr is not None
         self._stderr = _StderrTail(proc.stderr)  # this process's stderr only
         self._answered.clear()
@@ -258,14 +303,22 @@ class SubprocessEngine:
                 pass
             self._proc = None
 
-    def _fail(self, message: str, exited: bool = False) -> None:
-        """Give up on this process: the next request starts a new one."""
-        if self._proc is not None:
-            try:  # a process that closed its output is exiting: wait for its exit status
-                self._proc.wait(timeout=5) if exited else self._proc.poll()
+    def _output_ended(self, stream: str = "output") -> None:
+        """The engine closed its output (or its input, `stream`): it exited, or is exiting, or closed it and runs on."""
+        assert self._proc is not None
+        if self._proc.poll() is None and _exiting(self._proc.pid) is not False:
+            try:  # it is exiting (or there is no telling here): wait for its exit status
+                self._proc.wait(timeout=EXIT_WAIT)
             except subprocess.TimeoutExpired:
                 pass
-            code = self._proc.returncode
+        if self._proc.returncode is None:
+            self._fail(f"engine closed its {stream} without answering (it is still running)")
+        self._fail("engine exited without answering")
+
+    def _fail(self, message: str) -> None:
+        """Give up on this process: the next request starts a new one."""
+        if self._proc is not None:
+            code = self._proc.poll()
             self._stop()
             if self._stderr is not None:  # read the dead process's stderr to the end before reporting it
                 self._stderr.thread.join(timeout=10)  # the whole group is gone, so the pipe ends at once
@@ -313,7 +366,7 @@ class SubprocessEngine:
             self._proc.stdin.write((encode(message) + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail("engine exited without answering", exited=True)  # as when its output ends: no race
+            self._output_ended("input")  # as when its output ends: no race
         deadline = time.monotonic() + limit
         notice = time.monotonic() + self.timeout if expect_id is None and limit > self.timeout else None
         while True:
@@ -330,7 +383,9 @@ class SubprocessEngine:
                 hint = ": is the engine flushing its output? (it is running and has written nothing)" if silent else ""
                 self._fail(f"no answer within {limit:g} s{hint}")
             if raw is None:
-                self._fail("engine exited without answering", exited=True)
+                self._output_ended()
+            if isinstance(raw, _Exited):
+                self._fail("engine exited without answering, leaving its output open in a process it started")
             if isinstance(raw, _Oversize):
                 self._fail(f"answer longer than {MAX_LINE:,} bytes (the protocol's limit for one line)")
             try:
@@ -338,17 +393,22 @@ class SubprocessEngine:
             except ProtocolError as exc:
                 self._fail(f"garbage from engine: {exc}")
             rid = reply.get("id")
-            if expect_id is not None and (rid in self._answered or reply["type"] == "hello"):
-                # a second answer to an earlier request, or a second handshake: unasked, however late it came
-                self.strays.append(
-                    (self._answered.get(rid, "the handshake"), raw.decode("utf-8", errors="replace").rstrip())
-                )
+            if expect_id is not None and reply["type"] == "hello":  # a second handshake: unasked, however late
+                self.strays.append(("the handshake", raw.decode("utf-8", errors="replace").rstrip()))
                 continue
+            if expect_id is not None and rid in self._answered:
+                earlier, digest = self._answered[rid]
+                if _digest(raw) == digest:  # the same line again: unasked, however late; this answer is still due
+                    self.strays.append((earlier, raw.decode("utf-8", errors="replace").rstrip()))
+                    continue
+                self._fail(  # another answer with an earlier id: this request's, mislabelled; never wait it out
+                    f"engine answered request {expect_id!r} with the id of an earlier one, {rid!r} ({earlier})"
+                )
             if expect_id is not None and rid != expect_id:
                 self._fail(f"engine answered request {rid!r}, expected {expect_id!r}")
             break
         if expect_id is not None:
-            self._answered[expect_id] = label
+            self._answered[expect_id] = (label, _digest(raw))
         self._last_label = label
         if reply["type"] in ("skip", "error"):
             return reply  # type: ignore[return-value]

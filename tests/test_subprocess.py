@@ -475,3 +475,68 @@ def test_an_engine_that_never_flushes_gets_the_hint(tmp_path, capsys):
     # the wait past --timeout is said once, on stderr
     assert f"waiting up to {TIMEOUT:g} s (--startup-timeout)" in capsys.readouterr().err
 
+
+# --- faults that must not cost the time limit ------------------------------------------------------
+# Each runs with a limit of 600 s per request: a fault that waited the limit out would hang the test
+# visibly, never pass slowly, so none of these depends on the machine's speed.
+SLOW_FAULTS = {
+    "stale-id": "EngineFailure: engine answered request '2' with the id of an earlier one, '1' (case backgammon::",
+    "closes-output": "EngineFailure: engine closed its output without answering (it is still running)",
+    "exit-leaving-child": "EngineFailure: engine exited without answering, leaving its output open in a process"
+    " it started (exit status 4)",
+}
+
+
+@pytest.mark.parametrize("mode", SLOW_FAULTS)
+def test_a_fault_is_reported_at_once_not_after_the_time_limit(spawn, mode):
+    pairs = plan(suite(), rulesets(), Filters(cases=("bg-bar-enter-*",)))
+    engine = spawn(bad_process(mode), timeout=600)
+    outcomes = list(run(engine, pairs))
+    errored = [o for o in outcomes if o.status == "errored"]
+    assert not any("no answer within" in o.message for o in outcomes)
+    if mode == "stale-id":  # each new process answers its first request right, then the next with that one's id
+        assert [o.status for o in outcomes] == ["passed", "errored"] * (len(pairs) // 2) + ["passed"] * (len(pairs) % 2)
+        assert errored[0].message.startswith(SLOW_FAULTS[mode]), errored[0].message
+    else:  # every new process fails its first request
+        assert len(errored) == len(pairs)
+        assert all(o.message.startswith(SLOW_FAULTS[mode]) for o in errored), errored[0].message
+    assert engine.restarts == len(errored)
+
+
+def test_a_late_duplicate_still_errors_the_case_it_followed_and_the_next_one_runs(spawn):
+    """A line equal to an earlier answer is a second answer to that request, however late it came: it is
+    blamed on that request's case, and the answer now due is still read (no restart)."""
+    pairs = plan(suite(), rulesets(), Filters(cases=("bg-bar-enter-*",)))
+    engine = spawn(bad_process("stray-duplicate"), timeout=600)
+    outcomes = list(run(engine, pairs))
+    assert [o.status for o in outcomes] == ["errored"] + ["passed"] * (len(pairs) - 1)
+    assert engine.restarts == 0
+
+
+def test_the_handshake_has_the_timeout_when_no_startup_timeout_is_given(capsys):
+    from gammonspec.conformance import cli
+
+    command = bad_process("hello-hang")
+    assert cli.main(["run", "-q", "--case", "bg-bar-enter-*", "--timeout", "1", "--engine-cmd", command]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gammonspec: the engine failed its handshake: no answer within 1 s: ")
+    assert "waiting up to" not in err  # no longer limit to wait out
+
+
+@pytest.mark.parametrize(
+    "given, limits",
+    [
+        ([], (10.0, 60.0)),
+        (["--timeout", "2"], (2.0, 2.0)),
+        (["--startup-timeout", "30"], (10.0, 30.0)),
+        (["--timeout", "2", "--startup-timeout", "30"], (2.0, 30.0)),
+    ],
+)
+def test_time_limits_of_the_command_line(given, limits):
+    from gammonspec.conformance import cli
+
+    for command in ("run", "identify", "fuzz", "perft", "replay", "report"):
+        extra = {"report": ["--out", "x"], "replay": ["x.mat"]}.get(command, [])
+        args = cli._parser().parse_args([command, *extra, *given])
+        cli._limits(args)
+        assert (args.timeout, args.startup_timeout) == limits, command

@@ -2,7 +2,8 @@
 
 It answers as the reference engine does (through `gammonspec serve`'s own `answer`), except where
 MODE says otherwise: `hello-*` modes break the handshake, the others the first request (or, for
-`stray-*`, write an extra line after the first answer)."""
+`stray-*`, write an extra line after the first answer; `stale-id` answers each request after the
+first with the id of the one before)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,13 @@ def handshake() -> None:
 def misbehave(message: dict, reply: dict) -> bool:
     """Do MODE's fault instead of answering; False when MODE answers normally."""
     rid = message["id"]
+    if MODE == "closes-output":  # and goes on running, as if it still had something to say
+        print("bad-process: closing stdout", file=sys.stderr, flush=True)
+        os.close(1)
+        time.sleep(600)
+    if MODE == "exit-leaving-child":  # the child holds stdout open after the engine is gone
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        sys.exit(4)
     if MODE == "crash":
         raise RuntimeError("bad engine crashed")
     if MODE == "exit-3":
@@ -123,6 +131,7 @@ def main() -> int:
     sys.stdin.readline()  # the runner's hello
     handshake()
     done = False
+    previous = None  # the id of the request before this one, for stale-id
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "bye":
@@ -136,6 +145,11 @@ def main() -> int:
         if not done and misbehave(message, reply):
             done = MODE not in ("skip-all", "extra-field")
             continue
+        if MODE == "stale-id" and previous is not None:  # every answer after the first carries the previous id
+            reply, previous = {**reply, "id": previous}, message["id"]
+            say(json.dumps(reply))
+            continue
+        previous = message["id"]
         if MODE.startswith("stray-") and not done:  # the answer and the extra line in one write
             done = True
             extra = json.dumps(reply) if MODE == "stray-duplicate" else "DEBUG: answered " + message["id"]
