@@ -84,3 +84,16 @@ def test_magmacrunch_offers_one_number_when_both_can_be_played():
     assert engine.plays(before, "white", 6, 1) == [_bg({1: 1}, {23: 2})]
     start = _bg({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert _bg({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}) in engine.plays(start, "white", 6, 5)
+
+
+def test_gym_backgammon_misses_a_checker_stepped_down_and_borne_off():
+    """Black's last two checkers on its 4-point, roll 1-1.  By hand the four ones split 4-0, 3-1 or 2-2 between
+    the two checkers: one borne off (4/3/2/1/off, the other stays), one on the 3 and one on the 1, or both on
+    the 2.  gym-backgammon offers the last two only (found by fuzz; engines/gym_backgammon.py says where)."""
+    pytest.importorskip("gym_backgammon", reason="the gym-backgammon extra is not installed")
+    engine = load_engine("gym-backgammon")
+    before = _bg({6: 1}, {4: 2})
+    both_home = [_bg({6: 1}, {1: 1, 3: 1}), _bg({6: 1}, {2: 2})]
+    assert engine.plays(before, "black", 1, 1) == sorted(both_home)
+    start = _bg({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert _bg({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}) in engine.plays(start, "white", 6, 5)
