@@ -7,7 +7,7 @@ import json
 
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.engine import load_engine
+from gammonspec.conformance.engine import EngineLoadError, load_engine
 from gammonspec.conformance.state import Layout
 
 HEAD_ONLY = tuple([0] * 23 + [15])  # fifteen on the 24-point, the Narde start
@@ -97,3 +97,27 @@ def test_gym_backgammon_misses_a_checker_stepped_down_and_borne_off():
     assert engine.plays(before, "black", 1, 1) == sorted(both_home)
     start = _bg({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert _bg({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}) in engine.plays(start, "white", 6, 5)
+
+
+@pytest.fixture(scope="module")
+def gnubg_cli():
+    try:
+        return load_engine("gnubg-cli")
+    except EngineLoadError as exc:
+        pytest.skip(str(exc))
+
+
+def test_gnubg_program_lists_the_plays_the_wheel_loses(gnubg_cli):
+    """The wheel's case above (white's last two on its 6 and 1, roll 6-1): by hand 6/off 1/off empties the
+    board and 6/5/off leaves one on the 1; the program lists both."""
+    before = _bg({6: 1, 1: 1}, {1: 2})
+    assert gnubg_cli.plays(before, "white", 6, 1) == sorted([_bg({}, {1: 2}), _bg({1: 1}, {1: 2})])
+
+
+def test_gnubg_program_lists_a_forced_play_and_none(gnubg_cli):
+    """White's one checker on its 8, black's two on white's 2, roll 6-1: 8/2 is blocked, so by hand the only
+    play is 8/7/1 (gnubg plays forced moves itself unless told not to).  On the bar against a closed board,
+    6-6: no play, so the position stays."""
+    assert gnubg_cli.plays(_bg({8: 1}, {23: 2}), "white", 6, 1) == [_bg({1: 1}, {23: 2})]
+    closed = Layout("backgammon", (0,) * 24, (2,) * 6 + (0,) * 17 + (3,), (1, 0), (14, 0))
+    assert gnubg_cli.plays(closed, "white", 6, 6) == []
