@@ -7,7 +7,7 @@ import json
 
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.engine import load_engine
+from gammonspec.conformance.engine import EngineLoadError, load_engine
 from gammonspec.conformance.state import Layout
 
 HEAD_ONLY = tuple([0] * 23 + [15])  # fifteen on the 24-point, the Narde start
@@ -84,3 +84,40 @@ def test_magmacrunch_offers_one_number_when_both_can_be_played():
     assert engine.plays(before, "white", 6, 1) == [_bg({1: 1}, {23: 2})]
     start = _bg({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert _bg({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}) in engine.plays(start, "white", 6, 5)
+
+
+def test_gym_backgammon_misses_a_checker_stepped_down_and_borne_off():
+    """Black's last two checkers on its 4-point, roll 1-1.  By hand the four ones split 4-0, 3-1 or 2-2 between
+    the two checkers: one borne off (4/3/2/1/off, the other stays), one on the 3 and one on the 1, or both on
+    the 2.  gym-backgammon offers the last two only (found by fuzz; engines/gym_backgammon.py says where)."""
+    pytest.importorskip("gym_backgammon", reason="the gym-backgammon extra is not installed")
+    engine = load_engine("gym-backgammon")
+    before = _bg({6: 1}, {4: 2})
+    both_home = [_bg({6: 1}, {1: 1, 3: 1}), _bg({6: 1}, {2: 2})]
+    assert engine.plays(before, "black", 1, 1) == sorted(both_home)
+    start = _bg({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert _bg({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}) in engine.plays(start, "white", 6, 5)
+
+
+@pytest.fixture(scope="module")
+def gnubg_cli():
+    try:
+        return load_engine("gnubg-cli")
+    except EngineLoadError as exc:
+        pytest.skip(str(exc))
+
+
+def test_gnubg_program_lists_the_plays_the_wheel_loses(gnubg_cli):
+    """The wheel's case above (white's last two on its 6 and 1, roll 6-1): by hand 6/off 1/off empties the
+    board and 6/5/off leaves one on the 1; the program lists both."""
+    before = _bg({6: 1, 1: 1}, {1: 2})
+    assert gnubg_cli.plays(before, "white", 6, 1) == sorted([_bg({}, {1: 2}), _bg({1: 1}, {1: 2})])
+
+
+def test_gnubg_program_lists_a_forced_play_and_none(gnubg_cli):
+    """White's one checker on its 8, black's two on white's 2, roll 6-1: 8/2 is blocked, so by hand the only
+    play is 8/7/1 (gnubg plays forced moves itself unless told not to).  On the bar against a closed board,
+    6-6: no play, so the position stays."""
+    assert gnubg_cli.plays(_bg({8: 1}, {23: 2}), "white", 6, 1) == [_bg({1: 1}, {23: 2})]
+    closed = Layout("backgammon", (0,) * 24, (2,) * 6 + (0,) * 17 + (3,), (1, 0), (14, 0))
+    assert gnubg_cli.plays(closed, "white", 6, 6) == []
