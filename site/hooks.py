@@ -29,7 +29,7 @@ from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, link_rule_ids
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.rulesets import accepted, registry, rulesets
-from gammonspec.conformance.state import GAMES, State, other, start_layout
+from gammonspec.conformance.state import GAMES, Layout, State, other, start_layout
 from mkdocs.structure.files import File, Files
 
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
@@ -38,7 +38,7 @@ INLINE_EXAMPLES = 1  # examples drawn under a clause on its rules page; all of t
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
-.after figure { margin: 0; }
+.after figure { margin: 0; max-width: 100%; }
 .md-typeset table:not([class]) td code { white-space: nowrap; word-break: keep-all; }  /* names never break */
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
@@ -103,10 +103,14 @@ def has_cube(case: Case) -> bool:
     return all(rs.switches.get("cube") != "none" for rs in under)
 
 
-def board(state: State, title: str, width: int = 380, cube: bool = True, view: str | None = None) -> str:
+def board(
+    state: State, title: str, width: int = 380, cube: bool = True, view: str | None = None, before: Layout | None = None
+) -> str:
     """A Markdown image of the state's board, its SVG stored once under boards/ by content; numbered from
-    `view`'s side (default: the side on roll)."""
-    content = svg(state, cube=cube, view=view)  # the title goes in the alt text: equal positions share one file
+    `view`'s side (default: the side on roll); with `before`, an after-board marking what the play moved."""
+    content = svg(
+        state, cube=cube, view=view, before=before
+    )  # the title goes in the alt text: equal positions share one file
     name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
     BOARDS[name] = content
     return f'![{_text(title)}]({name}){{ loading=lazy width="{width}" }}'
@@ -175,8 +179,8 @@ def _plays(step: Step, cube: bool, view: str | None = None) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190, cube, view)}"
-            f"<figcaption>{_text(play)}</figcaption></figure>"
+            f"<figure markdown>{board(replace(step.state, layout=layout), 'after ' + (play or 'no move'), 380, cube, view, step.state.layout)}"
+            f"<figcaption>after the play {_text(play) or '(no move)'}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
         out += ['<div class="after" markdown>', *after, "</div>", ""]
@@ -498,7 +502,11 @@ def results_page(found: list[dict[str, Any]]) -> str:
     lines += ["", "## Failures unique to one engine", ""]
     lines += ["Cases only one engine fails: its own bugs or readings, not the suite's.", ""]
     for engine, keys in sorted(unique.items()):
-        lines.append(f"- **{engine}** ({len(keys)}): " + ", ".join(f"`{k}`" for k in keys[:12]) + (" …" if len(keys) > 12 else ""))
+        lines.append(
+            f"- **{engine}** ({len(keys)}): "
+            + ", ".join(f"`{k}`" for k in keys[:12])
+            + (" …" if len(keys) > 12 else "")
+        )
     if not unique:
         lines.append("None.")
     lines += ["", "## Failures by rule", "", "Each failing case under the first rule it names.", ""]

@@ -314,3 +314,21 @@ def test_scenario_steps_read_once_and_keep_one_numbering(built: Path) -> None:
             assert re.search(r'<g class="l"><text(?: class="h")? x="[\d.]+" y="\d+">(\d+)<', svg)[1] == first, case.id
         checked += len(boards)
     assert checked > 100, checked
+
+
+def test_after_boards_are_full_size_captioned_after_the_play_and_mark_the_moves(built: Path) -> None:
+    """Each board drawn after a listed play is as wide as the board before it, says "after the play" (no side on
+    roll, no dice) and marks what moved: a ring on an arrived checker or an outlined slice borne off (issue 30)."""
+    figures = []
+    for game in ("backgammon", "narde", "crazy-narde"):
+        for page in example_pages(built, game):
+            figures += re.findall(r'<div class="after"[^>]*>(.*?)</div>', page.read_text(), re.S)
+    boards = 0
+    for figure in figures:
+        for img, caption in re.findall(r"<figure[^>]*>\s*(?:<p>)?(<img[^>]+>).*?<figcaption>(.*?)</figcaption>", figure, re.S):
+            assert 'width="380"' in img and caption.startswith("after the play "), (img, caption)
+            drawn = (built / "boards" / re.search(r'boards/([0-9a-f]+\.svg)"', img)[1]).read_text()
+            assert ">after the play</text>" in drawn and " on roll</text>" not in drawn, img
+            assert ('class="m"' in drawn) == (caption != "after the play (no move)"), img
+            boards += 1
+    assert boards > 300, boards
