@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 
 from .games import GAME_DATA
-from .state import SIDES, Side, State, mirror, other
+from .state import SIDES, Layout, Side, State, mirror, other
 
 # Geometry, in SVG user units.
 W = 24  # a point's width
@@ -43,6 +43,7 @@ COLOURS = {
     "white": "#fbfbf7",
     "black": "#2b2b2b",
     "cube": "#ffffff",
+    "moved": "#009e73",  # an after-board's marks: a checker that arrived, the place one left
 }
 INK = {"white": COLOURS["black"], "black": COLOURS["white"]}  # a checker's outline and count
 CLASS = {"white": "w", "black": "k"}  # a checker's style; its tray slice is "t" + this, its count "n" + this
@@ -56,6 +57,8 @@ STYLE = (
     f".nw{{fill:{C['black']}}}.nk{{fill:{C['white']}}}.l text,.s{{fill:{C['label']}}}.l text{{font-size:10px}}"
     f".h{{font-weight:bold;text-decoration:underline}}.head{{fill:none;stroke:{C['head']};stroke-width:3}}"
     f".s{{font-size:12px;text-anchor:start}}.p{{text-anchor:end}}.o{{font-size:10px}}.r{{fill:none;stroke-width:2}}"
+    f".m,.g,.gh{{fill:none;stroke:{C['moved']};stroke-width:2.5}}.g{{stroke-width:1.5;stroke-dasharray:3 2}}"
+    f".gh{{stroke:{C['label']};stroke-width:3;opacity:.7}}"  # under a dashed ring: it shows on every point colour
 )
 
 
@@ -103,6 +106,18 @@ def _stack(x: float, base: float, step: float, n: int, side: Side) -> list[str]:
     return [_checker(x, base + i * step, side, str(n) if n > VISIBLE and i == shown - 1 else "") for i in range(shown)]
 
 
+def _point_slots(point: int) -> tuple[float, float, float]:
+    """Where the checkers of white's point `point` stand: x, the first checker's y, the step to the next."""
+    first, step = (TOP + R + 1, 2 * R) if is_top(point) else (TOP + BOARD_H - R - 1, -2 * R)
+    return x_of(column(point)), first, step
+
+
+def _bar_slots(game: str, side: Side) -> tuple[float, float, float]:
+    """Where `side`'s checkers on the bar stand: on the half where they come back in."""
+    top, middle = is_top(white_point(game, side, 24)), TOP + HALF + GAP / 2
+    return LEFT + 6 * W + BAR / 2, middle - R - 12 if top else middle + R + 12, -2 * R if top else 2 * R
+
+
 def _points(state: State, view: Side) -> list[str]:
     game, layout = state.game, state.layout
     head_at = {white_point(game, side, p) for side, p in heads(game).items()}
@@ -120,8 +135,7 @@ def _points(state: State, view: Side) -> list[str]:
         for side in SIDES:
             n = layout.points(side)[(p if side == "white" else mirror(game, p)) - 1]
             if n:
-                first, step = (TOP + R + 1, 2 * R) if top else (TOP + BOARD_H - R - 1, -2 * R)
-                out += _stack(x, first, step, n, side)
+                out += _stack(*_point_slots(p), n, side)
     drawn = [f'<path class="{name}" d="{d}"/>' for name, d in triangles.items()]
     return drawn + ['<g class="l">', *labels, "</g>"] + out
 
@@ -147,22 +161,52 @@ def _home_left(game: str, side: Side) -> bool:
 
 def _bar_and_trays(state: State) -> list[str]:
     layout, out = state.layout, []
-    bar_x = LEFT + 6 * W + BAR / 2
     for side in SIDES:
         n = layout.on_bar(side)
         if n:  # a checker on the bar waits on the half where it re-enters
-            top = is_top(white_point(state.game, side, 24))
-            middle = TOP + HALF + GAP / 2
-            out += _stack(bar_x, middle - R - 12 if top else middle + R + 12, -2 * R if top else 2 * R, n, side)
+            out += _stack(*_bar_slots(state.game, side), n, side)
         off = layout.borne_off(side)
-        tray_x = 3 if _home_left(state.game, side) else WIDTH - TRAY - 3
+        tray_x, ys = _tray_slices(state.game, side, off)
         top_half = is_top(white_point(state.game, side, 1))
         if off:  # one slice per checker off, all in one path
-            ys = (TOP + 2 + i * 6 if top_half else TOP + BOARD_H - 7 - i * 6 for i in range(off))
             slices = "".join(f"M{tray_x + 2} {y}h{TRAY - 4}v5h{4 - TRAY}z" for y in ys)
             out.append(f'<path class="t{CLASS[side]}" d="{slices}"/>')
             y = TOP + 2 + off * 6 + 10 if top_half else TOP + BOARD_H - 7 - off * 6 - 2
             out.append(f'<text class="o" x="{tray_x + TRAY / 2:g}" y="{y}">{off}</text>')
+    return out
+
+
+def _tray_slices(game: str, side: Side, off: int) -> tuple[float, list[float]]:
+    """`side`'s tray: its x and the y of each of its `off` slices."""
+    tray_x = 3 if _home_left(game, side) else WIDTH - TRAY - 3
+    top_half = is_top(white_point(game, side, 1))
+    return tray_x, [TOP + 2 + i * 6 if top_half else TOP + BOARD_H - 7 - i * 6 for i in range(off)]
+
+
+def _moved(state: State, before: Layout) -> list[str]:
+    """An after-board's marks, where the play changed the board: a ring on each checker that arrived on a point or
+    the bar (the top ones of its stack), a dashed ring in each place a checker left, an outline on each slice borne
+    off; where the change is within a stack's count, the checker that carries the count."""
+    game, after, out = state.game, state.layout, []
+    for side in SIDES:
+        places = [
+            (_point_slots(white_point(game, side, p)), before.points(side)[p - 1], after.points(side)[p - 1])
+            for p in range(1, 25)
+        ]
+        places.append((_bar_slots(game, side), before.on_bar(side), after.on_bar(side)))
+        for (x, first, step), was, now in places:
+            lo, hi = min(was, now), max(was, now)
+            if hi > VISIBLE and lo < hi:  # the change is within the count: the checker carrying it is marked
+                lo, hi = min(lo, VISIBLE - 1), VISIBLE
+            for i in range(lo, hi):
+                at = f'cx="{x:g}" cy="{first + i * step:g}"'
+                if now > was:
+                    out.append(f'<circle class="m" {at} r="{R - 2.5:g}"/>')
+                else:
+                    out.append(f'<circle class="gh" {at} r="{R - 1}"/><circle class="g" {at} r="{R - 1}"/>')
+        tray_x, ys = _tray_slices(game, side, after.borne_off(side))
+        for y in ys[before.borne_off(side) :]:
+            out.append(f'<rect class="m" x="{tray_x + 1}" y="{y - 1}" width="{TRAY - 2}" height="7"/>')
     return out
 
 
@@ -187,15 +231,17 @@ def dice(state: State) -> tuple[int, ...]:
     return tuple(state.segment.numbers) if state.segment else tuple(state.dice)
 
 
-def _status(state: State) -> list[str]:
+def _status(state: State, after: bool = False) -> list[str]:
+    """Under the board: who is on roll and the dice, or on an after-board "after the play" (of the side on roll),
+    then the pip counts."""
     y = TOP + BOARD_H + LABEL + 18
     turn = state.turn
     out = [
         f'<circle cx="10" cy="{y - 4}" r="6" fill="{COLOURS[turn]}" stroke="{INK[turn]}"/>',
-        f'<text class="s" x="20" y="{y}">{turn} on roll</text>',
+        f'<text class="s" x="20" y="{y}">{"after the play" if after else f"{turn} on roll"}</text>',
     ]
     x = 100
-    for d in dice(state):
+    for d in () if after else dice(state):
         out.append(
             f'<rect class="d" x="{x}" y="{y - 14}" width="18" height="18" rx="3"/><text x="{x + 9}" y="{y}">{d}</text>'
         )
@@ -205,8 +251,9 @@ def _status(state: State) -> list[str]:
     return out
 
 
-def describe(state: State) -> str:
-    """The board in words: where each side's checkers stand (in its own numbering), bar, off, dice, cube."""
+def describe(state: State, after: bool = False) -> str:
+    """The board in words: where each side's checkers stand (in its own numbering), bar, off, dice, cube; on an
+    after-board, the position after the side on roll has played."""
     layout, parts = state.layout, []
     for side in (state.turn, other(state.turn)):
         where = [f"{n} on {p}" for p, n in reversed(list(enumerate(layout.points(side), 1))) if n]
@@ -219,13 +266,17 @@ def describe(state: State) -> str:
     roll = f" to play {'-'.join(map(str, numbers))}" if numbers else ""
     owner = state.cube.owner or "nobody"
     cube = f" Cube {state.cube.value}, owned by {owner}." if state.cube != type(state.cube)() else ""
-    return f"{state.turn.capitalize()} on roll{roll}. " + " ".join(parts) + cube
+    lead = f"After {state.turn}'s play." if after else f"{state.turn.capitalize()} on roll{roll}."
+    return f"{lead} " + " ".join(parts) + cube
 
 
-def svg(state: State, title: str = "", cube: bool = True, view: Side | None = None) -> str:
+def svg(
+    state: State, title: str = "", cube: bool = True, view: Side | None = None, before: Layout | None = None
+) -> str:
     """The state as a standalone SVG document, with a title and a description for screen readers;
     `cube=False` for a ruleset without a doubling cube; the points numbered from `view`'s side (default: the
-    side on roll), so that a scenario's boards can keep one numbering."""
+    side on roll), so that a scenario's boards can keep one numbering. With `before`, an after-board: the state is
+    the position after the side on roll has played from `before`, its moves marked (`_moved`)."""
     title = title or f"{state.game} position, {state.turn} on roll"
     board = [
         f'<rect class="f" width="{WIDTH}" height="{HEIGHT}" rx="4"/>',
@@ -240,11 +291,12 @@ def svg(state: State, title: str = "", cube: bool = True, view: Side | None = No
         + _arrows(state)
         + _bar_and_trays(state)
         + (_cube(state) if cube else [])
-        + _status(state)
+        + ([] if before is None else _moved(state, before))
+        + _status(state, after=before is not None)
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}"'
         f' role="img" aria-labelledby="t d" font-family="sans-serif">'
-        f'<title id="t">{escape(title)}</title><desc id="d">{escape(describe(state))}</desc>'
+        f'<title id="t">{escape(title)}</title><desc id="d">{escape(describe(state, before is not None))}</desc>'
         f"<style>{STYLE}</style>" + "".join(body) + "</svg>"
     )

@@ -29,15 +29,16 @@ from gammonspec.conformance.games import GAME_DATA
 from gammonspec.conformance.links import link_line, link_rule_ids
 from gammonspec.conformance.matrix import MARKER
 from gammonspec.conformance.rulesets import accepted, registry, rulesets
-from gammonspec.conformance.state import GAMES, State, other, start_layout
+from gammonspec.conformance.state import GAMES, Layout, State, other, start_layout
 from mkdocs.structure.files import File, Files
 
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
-OPEN_EXAMPLES = 3  # examples shown open under a clause; the rest are collapsed
+OPEN_EXAMPLES = 3  # examples shown open on a clause's examples page; the rest are collapsed
+INLINE_EXAMPLES = 1  # examples drawn under a clause on its rules page; all of them on the clause's examples page
 AFTER_BOARDS = 2  # "after" boards drawn for a case's listed plays; the rest are listed
 CSS = """
 .after { display: flex; flex-wrap: wrap; gap: .5rem; }
-.after figure { margin: 0; }
+.after figure { margin: 0; max-width: 100%; }
 .md-typeset table:not([class]) td code { white-space: nowrap; word-break: keep-all; }  /* names never break */
 .md-typeset table:not([class]) td:first-child, .md-typeset table:not([class]) th:first-child {
   position: sticky; left: 0; background: var(--md-default-bg-color); }
@@ -46,9 +47,18 @@ CSS = """
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
 """
 OPEN_LINKED = """
-// An example's permalink (#<rule>--N) opens that example's collapsed block and brings it into view.
+// A permalink whose target lives on another page now (an example past the first of its clause, a case in its
+// case file's page) is forwarded there; an example's permalink (#<rule>--N) opens its collapsed block.
+function forward(id) {
+  const n = id.match(/^(.+)--[0-9]+$/);
+  const all = n && document.getElementById(n[1] + "--all");  // the clause's link to all its examples
+  const to = all || [...document.querySelectorAll(".moved a")].find(a => a.hash === "#" + id);
+  if (to) location.replace(to.href.split("#")[0] + "#" + encodeURIComponent(id));
+}
 function openLinked() {
-  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const id = location.hash && decodeURIComponent(location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (id && !target) return forward(id);
   const details = target && target.closest("details");
   if (!details) return;
   details.open = true;
@@ -63,7 +73,28 @@ BOARDS: dict[str, str] = {}  # file name -> SVG, filled while the pages are writ
 
 
 def case_page(game: str) -> str:
+    """A game's case index: its case files, each a page of cases (`case_link`)."""
     return f"cases-{game}.md"
+
+
+def file_page(game: str, stem: str) -> str:
+    """The page of one case file's cases."""
+    return f"cases-{game}-{stem}.md"
+
+
+def case_link(case: Case) -> str:
+    """Where a case is drawn in full with its derivation: its case file's page, at its ID."""
+    return f"{file_page(case.game, case.path.stem)}#{case.id}"
+
+
+def examples_page(rule: str) -> str:
+    """The page of all a clause's examples."""
+    return f"examples-{rule}.md"
+
+
+def example_link(rule: str, n: int) -> str:
+    """Example n of a clause: on its rules page if drawn there, else on the clause's examples page."""
+    return f"{clauses()[rule].path.name}#{rule}--{n}" if n <= INLINE_EXAMPLES else f"{examples_page(rule)}#{rule}--{n}"
 
 
 def has_cube(case: Case) -> bool:
@@ -72,10 +103,14 @@ def has_cube(case: Case) -> bool:
     return all(rs.switches.get("cube") != "none" for rs in under)
 
 
-def board(state: State, title: str, width: int = 380, cube: bool = True, view: str | None = None) -> str:
+def board(
+    state: State, title: str, width: int = 380, cube: bool = True, view: str | None = None, before: Layout | None = None
+) -> str:
     """A Markdown image of the state's board, its SVG stored once under boards/ by content; numbered from
-    `view`'s side (default: the side on roll)."""
-    content = svg(state, cube=cube, view=view)  # the title goes in the alt text: equal positions share one file
+    `view`'s side (default: the side on roll); with `before`, an after-board marking what the play moved."""
+    content = svg(
+        state, cube=cube, view=view, before=before
+    )  # the title goes in the alt text: equal positions share one file
     name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
     BOARDS[name] = content
     return f'![{_text(title)}]({name}){{ loading=lazy width="{width}" }}'
@@ -144,8 +179,8 @@ def _plays(step: Step, cube: bool, view: str | None = None) -> list[str]:
             continue
         out += [f"{label} ({len(plays)}):", ""]
         after = [
-            f"<figure markdown>{board(replace(step.state, layout=layout), f'after {play}', 190, cube, view)}"
-            f"<figcaption>{_text(play)}</figcaption></figure>"
+            f"<figure markdown>{board(replace(step.state, layout=layout), 'after ' + (play or 'no move'), 380, cube, view, step.state.layout)}"
+            f"<figcaption>after the play {_text(play) or '(no move)'}</figcaption></figure>"
             for play, layout in list(plays.items())[:AFTER_BOARDS]
         ]
         out += ['<div class="after" markdown>', *after, "</div>", ""]
@@ -283,36 +318,58 @@ def group_of(path: str) -> str:
     return yaml.safe_load(open(path, encoding="utf-8"))["group"]
 
 
+def by_file(cases: list[Case]) -> dict[str, list[Case]]:
+    """A game's cases by case file (its stem), in the suite's order."""
+    files: dict[str, list[Case]] = {}
+    for case in cases:
+        files.setdefault(case.path.stem, []).append(case)
+    return files
+
+
 def _index(game: str, cases: list[Case]) -> str:
-    """The per-game case page: grouped by the case files' `group:`, a thumbnail and the full case each."""
+    """A game's case index: each case file's group, a link to its page and its cases by ID and title (no boards:
+    the pages of the case files draw them); an old link to a case here is forwarded to its page."""
     lines = [
+        *NOT_SEARCHED,  # the search finds a case in its case file's page, where its ID is a title
         f"# {GAME_TITLES[game]} cases",
         "",
-        f"Every {GAME_TITLES[game]} case, grouped as the case files group them. Each board is drawn in one fixed "
-        "orientation, numbered from the side on roll; the rule links lead to the clause each case pins.",
+        f"Every {GAME_TITLES[game]} case, grouped as the case files group them; each group is a page that draws "
+        "every case's board with its rules and derivation.",
         "",
     ]
+    for stem, members in by_file(cases).items():
+        lines += [f"## {_text(group_of(str(members[0].path)))} {{#{stem}}}", ""]
+        lines += [f"[The {len(members)} cases of `{stem}.yaml`, drawn]({file_page(game, stem)})", ""]
+        lines += ['<div class="moved" markdown>', ""]
+        lines += [f"- [`{case.id}`]({case_link(case)}): {_text(case.title)}" for case in members]
+        lines += ["", "</div>", ""]
+    return "\n".join(lines)
+
+
+def _file_cases(game: str, members: list[Case]) -> str:
+    """The page of one case file: a board, the rules and the derivation of each case, titled by its ID."""
     by_rule = cases_by_rule(suite())
-    groups: dict[str, list[Case]] = {}
-    for case in cases:
-        groups.setdefault(group_of(str(case.path)), []).append(case)
-    for group, members in groups.items():
-        lines += [f"## {_text(group)}", ""]
-        for case in members:
-            where = ", ".join(
-                f"[example]({clauses()[r].path.name}#{r}--{by_rule[r].index(case) + 1})"
-                for r in case.rule_ids[:1]
-                if r in clauses()
-            )
-            lines += [
-                f"### {_text(case.title)} · `{case.id}` {{#{case.id}}}",  # the ID in the title: found first
-                "",
-                board(case.state, case.title, 190, has_cube(case)),
-                "",
-                f"`{case.id}` · rules: {_rule_links(case.rule_ids)} · drawn in full under its clause: {where}  ",
-                f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
-                "",
-            ]
+    lines = [
+        f"# {GAME_TITLES[game]} cases: {_text(group_of(str(members[0].path)))}",
+        "",
+        f"The {len(members)} cases of `cases/{game}/{members[0].path.name}` "
+        f"([all {GAME_TITLES[game]} cases]({case_page(game)})). Each board is drawn in one fixed orientation, "
+        "numbered from the side on roll; the rule links lead to the clause each case pins.",
+        "",
+    ]
+    for case in members:
+        where = ", ".join(
+            f"[example]({example_link(r, by_rule[r].index(case) + 1)})" for r in case.rule_ids[:1] if r in clauses()
+        )
+        lines += [
+            f"## {_text(case.title)} · `{case.id}` {{#{case.id}}}",  # the ID in the title: found first
+            "",
+            board(case.state, case.title, 190, has_cube(case)),
+            "",
+            f"`{case.id}` · rules: {_rule_links(case.rule_ids)} · drawn in full under its clause: {where}  ",
+            f"*Derivation:* {link_rule_ids(_text(case.derivation))}",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -460,7 +517,11 @@ def results_page(found: list[dict[str, Any]]) -> str:
     lines += ["", "## Failures unique to one engine", ""]
     lines += ["Cases only one engine fails: its own bugs or readings, not the suite's.", ""]
     for engine, keys in sorted(unique.items()):
-        lines.append(f"- **{engine}** ({len(keys)}): " + ", ".join(f"`{k}`" for k in keys[:12]) + (" …" if len(keys) > 12 else ""))
+        lines.append(
+            f"- **{engine}** ({len(keys)}): "
+            + ", ".join(f"`{k}`" for k in keys[:12])
+            + (" …" if len(keys) > 12 else "")
+        )
     if not unique:
         lines.append("None.")
     lines += ["", "## Failures by rule", "", "Each failing case under the first rule it names.", ""]
@@ -470,8 +531,9 @@ def results_page(found: list[dict[str, Any]]) -> str:
         lines += [f"### {rule_link(rule)}", ""]
         for engine, res in items:
             case = by_id.get(res["id"])
+            where = case_link(case) if case else case_page(res["game"])
             lines.append(
-                f"- {engine}, `{res['ruleset']}`: [{_text(res.get('title', res['id']))}]({case_page(res['game'])}#{res['id']}) {_text(res['message'][:200])}"
+                f"- {engine}, `{res['ruleset']}`: [{_text(res.get('title', res['id']))}]({where}) {_text(res['message'][:200])}"
             )
             if case:
                 lines += ["", f"    {board(case.state, case.title, 190)}", ""]
@@ -479,12 +541,17 @@ def results_page(found: list[dict[str, Any]]) -> str:
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """One generated page of cases per game."""
+    """The generated pages: per game a case index and a page per case file, per clause its examples, and the rest."""
     by_game: dict[str, list[Case]] = {}
     for case in suite():
         by_game.setdefault(case.game, []).append(case)
     for game, cases in by_game.items():
         files.append(File.generated(config, case_page(game), content=_index(game, cases)))
+        for stem, members in by_file(cases).items():
+            files.append(File.generated(config, file_page(game, stem), content=_file_cases(game, members)))
+    for rule, cases in cases_by_rule(suite()).items():
+        if len(cases) > INLINE_EXAMPLES and rule in clauses():
+            files.append(File.generated(config, examples_page(rule), content=examples_page_text(rule, cases)))
     for game in GAMES:
         files.append(File.generated(config, f"play-{game}.md", content=play_page(game)))
     files.append(File.generated(config, "switches.md", content=switches_page()))
@@ -530,7 +597,7 @@ def switches_page() -> str:
             for game in GAMES:
                 pins = pinning().get((name, value, game), [])
                 if pins:
-                    links = ", ".join(f"[`{c.id}`]({case_page(game)}#{c.id})" for c in pins)
+                    links = ", ".join(f"[`{c.id}`]({case_link(c)})" for c in pins)
                     lines += ["", f'    <a id="{name}--{value}--{game}"></a>{GAME_TITLES[game]}, {len(pins)}: {links}']
             lines.append("")
         lines.append("")
@@ -567,7 +634,7 @@ def rulesets_page() -> str:
 def _answer(case: Case) -> list[str]:
     """What one ruleset makes of the contested position: the case's expectation, drawn, and its derivation."""
     lines = [
-        f"[`{case.id}`]({case_page(case.game)}#{case.id}): {_text(case.title)}",
+        f"[`{case.id}`]({case_link(case)}): {_text(case.title)}",
         "",
         f"Requires: {_requires(case)}",
         "",
@@ -615,21 +682,41 @@ def same_position_page() -> str:
     return "\n".join(lines)
 
 
-def _examples(rule: str, cases: list[Case]) -> list[str]:
-    """A clause's cases under it, numbered, the first few open, each with its board and a permalink."""
+def _examples(rule: str, cases: list[Case], shown: int) -> list[str]:
+    """A clause's first `shown` cases, numbered, the first few open, each with its board and a permalink."""
     out = []
-    for n, case in enumerate(cases, 1):
+    for n, case in enumerate(cases[:shown], 1):
         marker = "???+" if n <= OPEN_EXAMPLES else "???"
         title = f"Example {n}: {case.title}".replace('"', "'")
         out += [f'{marker} example "{title}"', ""]
-        body = [
-            f'<a id="{rule}--{n}"></a>[permalink](#{rule}--{n}) · [case `{case.id}`]({case_page(case.game)}#{case.id})',
-            "",
-        ]
+        body = [f'<a id="{rule}--{n}"></a>[permalink](#{rule}--{n}) · [case `{case.id}`]({case_link(case)})', ""]
         body += case_body(case)
         out += [f"    {line}" if line else "" for line in body]
         out.append("")
     return out
+
+
+def _more(rule: str, cases: list[Case]) -> list[str]:
+    """Under a clause on its rules page: the link to all its examples, when the page draws only the first."""
+    if len(cases) <= INLINE_EXAMPLES:
+        return []
+    return [f"[All {len(cases)} examples of `{rule}`]({examples_page(rule)}){{ #{rule}--all }}", ""]
+
+
+def examples_page_text(rule: str, cases: list[Case]) -> str:
+    """A clause's examples page: its title, a link back to the clause, and every example of it."""
+    clause = clauses()[rule]
+    return "\n".join(
+        [
+            *NOT_SEARCHED,  # the case pages hold each case with its derivation: the search finds them there
+            f"# Examples of {rule}: {_text(clause.title)}",
+            "",
+            f"The {len(cases)} cases that pin [{GAME_TITLES[clause.path.stem]} § `{rule}`]({clause.path.name}#{rule}), "
+            "the most direct first. Each example's permalink is `#" + rule + "--N`.",
+            "",
+            *_examples(rule, cases, len(cases)),
+        ]
+    )
 
 
 TINTS = 5  # colours a row can tell apart, one per value (site/tables.css, light and dark)
@@ -755,14 +842,16 @@ def home() -> list[str]:
 
 BOARD_PAGES = {"index.md", "backgammon.md", "narde.md", "crazy-narde.md", "same-position.md", "results.md"}
 BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
+CASE_INDEXES = {case_page(game) for game in GAMES}  # lists of cases, no board drawn
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs;
     the board key atop every page that draws boards."""
-    if page.file.src_uri in BOARD_PAGES or page.file.src_uri.startswith("cases-"):
+    split_off = page.file.src_uri.startswith(("cases-", "examples-")) and page.file.src_uri not in CASE_INDEXES
+    if page.file.src_uri in BOARD_PAGES or split_off:
         markdown = re.sub(r"^(# .*)$", lambda m: f"{m[1]}\n\n{legend.KEY}\n", markdown, count=1, flags=re.M)
-    if page.file.src_uri.startswith(("cases-", "switches", "results", "rulesets", "same-position")):
+    if page.file.src_uri.startswith(("cases-", "examples-", "switches", "results", "rulesets", "same-position")):
         return markdown
     by_rule = cases_by_rule(suite())
     if page.file.src_uri == "disagreements.md":
@@ -777,7 +866,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
 
     def flush() -> None:
         if current and by_rule.get(current):
-            out.extend(["", f"**Examples ({len(by_rule[current])}):**", "", *_examples(current, by_rule[current])])
+            cases = by_rule[current]
+            out.extend(["", f"**Examples ({len(cases)}):**", "", *_examples(current, cases, INLINE_EXAMPLES)])
+            out.extend(_more(current, cases))
 
     for line in markdown.splitlines():
         if line.startswith("```"):

@@ -11,7 +11,8 @@ KEY = (
     '<p class="legend-key" markdown>**Reading the boards:** numbers are the points of the side on roll · '
     "a coloured arrow per side shows which way it moves · a pink outline and an underlined number mark a head "
     "(Narde games) · a number on a checker counts the checkers on that point · slices at the edge are checkers "
-    "borne off · the cube sits on the bar, at its owner's side once taken. "
+    "borne off · the cube sits on the bar, at its owner's side once taken · on a board after a play, a green ring "
+    "marks each checker that arrived and a dashed ring each place one left. "
     f"[Full legend with pictures]({PAGE})</p>"
 )
 
@@ -27,8 +28,10 @@ def _callouts(marks: list[tuple[int, float, float]]) -> str:
     return "".join(out)
 
 
-def _with(state: State, marks: list[tuple[int, float, float]], title: str, cube: bool = True) -> str:
-    return d.svg(state, title, cube).replace("</svg>", _callouts(marks) + "</svg>")
+def _with(
+    state: State, marks: list[tuple[int, float, float]], title: str, cube: bool = True, before: Layout | None = None
+) -> str:
+    return d.svg(state, title, cube, before=before).replace("</svg>", _callouts(marks) + "</svg>")
 
 
 def backgammon_state() -> State:
@@ -39,6 +42,14 @@ def backgammon_state() -> State:
     black[0], black[1], black[2], black[5] = 4, 3, 3, 2  # own points 1, 2, 3, 6
     layout = Layout("backgammon", tuple(white), tuple(black), bar=(0, 1), off=(2, 2))
     return State(layout, "white", (6, 3), cube=Cube(2, "black"))
+
+
+def after_state() -> tuple[State, Layout]:
+    """The backgammon start after white's opening 3-1 played 8/5 6/5, and the start it was played from."""
+    start = start_layout("backgammon")
+    white = list(start.white)
+    white[7], white[5], white[4] = white[7] - 1, white[5] - 1, 2  # off its 8 and 6, two on its 5
+    return State(start._replace(white=tuple(white)), "white", (3, 1)), start
 
 
 def narde_state() -> State:
@@ -66,8 +77,16 @@ def boards() -> dict[str, str]:
         (11, d.x_of(d.column(24)) + 12, d.TOP - 8),  # its number, underlined
         (2, d.x_of(d.column(19)) + 14, d.TOP + d.HALF + 6),
     ]
+    low = bottom - d.R - 1  # the y of a bottom point's first checker
+    after, start = after_state()
+    moved = [
+        (12, d.x_of(d.column(5)), low - 4 * d.R - 4),  # two checkers arrived on white's 5
+        (13, d.x_of(d.column(8)) + 13, low - 4 * d.R),  # one left white's 8 (a dashed ring)
+        (14, 118, status - 4),  # "after the play", no dice
+    ]
     return {
         "boards/legend-backgammon.svg": _with(backgammon_state(), bg, "Legend: a backgammon board"),
+        "boards/legend-after.svg": _with(after, moved, "Legend: a board after white's 3-1, 8/5 6/5", before=start),
         "boards/legend-narde.svg": _with(narde_state(), nd, "Legend: a Narde board at the start", cube=False),
     }
 
@@ -90,6 +109,12 @@ ITEMS = [
     "**Pips**: each side's count, the side on roll first.",
     "**The head** (Narde, Crazy Narde): the point all fifteen checkers start on, outlined in pink.",
     "**An underlined, bold number**: the head's point number.",
+    "**A green ring** on a checker (boards drawn after a play): a checker the play brought there; on a stack that "
+    "shows its count, the checker carrying the count.",
+    "**A dashed ring**: a place a checker left in the play (a hit checker's too); a borne-off slice the play added "
+    "is outlined in green.",
+    '**"after the play"**: the board after the side on roll played, with no dice; the play itself is written "'
+    "under the board.",
 ]
 
 
@@ -104,6 +129,8 @@ def page() -> str:
         '![A backgammon board with numbered callouts](boards/legend-backgammon.svg){ width="560" }',
         "",
         '![A Narde starting position with numbered callouts](boards/legend-narde.svg){ width="560" }',
+        "",
+        '![The backgammon start after white played 3-1 as 8/5 6/5, with numbered callouts](boards/legend-after.svg){ width="560" }',
         "",
     ]
     lines += [f"{n}. {item}" for n, item in enumerate(ITEMS, 1)]

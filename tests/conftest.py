@@ -232,7 +232,7 @@ def fake_cmd(answer_table):
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """The fault corpus's size: kinds per class (tests/fault_corpus.py)."""
+    """The fault corpus's size: kinds per class (tests/fault_corpus.py); then the benchmark lines tests recorded."""
     from collections import Counter
 
     from fault_corpus import CLASSES, corpus
@@ -240,3 +240,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
     counts = Counter(f.fault_class for f in corpus())
     line = ", ".join(f"{c} {counts[c]}" for c in CLASSES)
     terminalreporter.write_line(f"fault corpus: {sum(counts.values())} kinds ({line})")
+    for reports in terminalreporter.stats.values():  # benchmark figures a test recorded (it asserts none of them)
+        for report in reports:
+            for key, value in getattr(report, "user_properties", []) if getattr(report, "when", "") == "call" else []:
+                if key == "benchmark":
+                    terminalreporter.write_line(value)

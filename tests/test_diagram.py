@@ -66,3 +66,40 @@ def test_every_case_of_the_game_draws(game: str) -> None:
             drawn = sum(min(n, VISIBLE) for n in (*case.state.layout.white, *case.state.layout.black))
             drawn += sum(min(n, VISIBLE) for n in case.state.layout.bar)
             assert len(checkers(root, "white")) + len(checkers(root, "black")) == drawn, case.id
+
+
+def test_an_after_board_marks_what_the_play_moved_and_shows_no_dice() -> None:
+    """White's opening 3-1 as 8/5 6/5, by hand: two rings on the two checkers now on its 5, a dashed ring where
+    each left its 8 and 6; under the board "after the play", no dice; a hit checker's place and the bar marked."""
+    start = start_layout("backgammon")
+    white = list(start.white)
+    white[7], white[5], white[4] = 2, 4, 2
+    after = State(start._replace(white=tuple(white)), "white", (3, 1))
+    root = ET.fromstring(svg(after, "after 8/5 6/5", cube=False, before=start))
+    rings = [(c.get("cx"), c.get("cy")) for c in root.iter(f"{NS}circle") if c.get("class") == "m"]
+    left = [(c.get("cx"), c.get("cy")) for c in root.iter(f"{NS}circle") if c.get("class") == "g"]
+    assert len(rings) == 2 and len({x for x, _ in rings}) == 1  # both on one point: white's 5
+    assert len(left) == 2 and len({x for x, _ in left}) == 2  # one on the 8, one on the 6
+    assert "after the play" in texts(root) and not [r for r in root.iter(f"{NS}rect") if r.get("class") == "d"]
+    assert root.find(f"{NS}desc").text.startswith("After white's play.")
+    plain = ET.fromstring(svg(after, "no before", cube=False))
+    assert not [c for c in plain.iter(f"{NS}circle") if c.get("class") in ("m", "g")]
+    assert "white on roll" in texts(plain) and len([r for r in plain.iter(f"{NS}rect") if r.get("class") == "d"]) == 2
+    # a hit: black's blot on white's 20 (its own 5) hit from white's 24 with a 4
+    black = [0] * 24
+    black[4] = 1
+    before = Layout("backgammon", (0,) * 23 + (1,), tuple(black), off=(14, 14))
+    hit = Layout("backgammon", (0,) * 19 + (1,) + (0,) * 4, (0,) * 24, bar=(0, 1), off=(14, 14))
+    root = ET.fromstring(svg(State(hit, "white", (4,)), "24/20*", before=before))
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "m"]) == 2  # on 20 and on the bar
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "g"]) == 2  # white's 24, black's blot
+
+
+def test_a_change_within_a_stacks_count_marks_the_checker_carrying_it() -> None:
+    """Narde: a checker off the head (15 to 14) is marked on the checker that carries the count."""
+    start = start_layout("narde")
+    white = list(start.white)
+    white[23], white[17] = 14, 1  # 24/18 with a 6
+    root = ET.fromstring(svg(State(start._replace(white=tuple(white)), "white", (6, 5)), "24/18", False, before=start))
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "g"]) == 1
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "m"]) == 1 and "14" in texts(root)

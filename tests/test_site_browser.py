@@ -69,7 +69,8 @@ def _open(browser: object, url: str, width: int = 1280, scheme: str = "light") -
 
 
 PAGES = ["", "backgammon/", "narde/", "crazy-narde/", "disagreements/", "switches/", "cases-narde/", "results/"]
-PAGES += ["rulesets/", "changelog/", "legend/", "play-backgammon/", "play-narde/", "play-crazy-narde/"]  # same-position/ is opened by its own test below
+PAGES += ["rulesets/", "changelog/", "legend/", "play-backgammon/", "play-narde/", "play-crazy-narde/"]
+PAGES += ["cases-narde-six-block/", "examples-nd.block.six/"]  # a case file's page, a clause's examples  # same-position/ is opened by its own test below
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.cases import suite
+from gammonspec.conformance.cases import Case, suite
 from gammonspec.conformance.coverage import cases_by_rule
 
 from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
@@ -21,9 +21,12 @@ def _most_examples(prefix: str) -> tuple[str, int]:
 
 
 def test_an_example_permalink_opens_that_example(browser: object, server: str) -> None:  # noqa: F811
+    """An old permalink of a late example on the rules page is forwarded to the clause's examples page, where that
+    example opens in view; one followed there on the page itself opens too; the first example stays on the rules page."""
     rule, last = _most_examples("nd.")
     assert last > 10  # a late example, collapsed until linked
     page, errors = _open(browser, f"{server}/narde/#{rule}--{last}")
+    page.wait_for_url(f"**/examples-{rule}/#{rule}--{last}")
     page.wait_for_timeout(300)
     shown = page.evaluate(SHOWN, f"{rule}--{last}")
     assert shown and shown["open"] and shown["summary"].startswith(f"Example {last}:"), shown
@@ -35,14 +38,21 @@ def test_an_example_permalink_opens_that_example(browser: object, server: str) -
     page.wait_for_timeout(300)
     shown = page.evaluate(SHOWN, f"{rule}--{last - 1}")
     assert shown and shown["open"] and shown["summary"].startswith(f"Example {last - 1}:"), shown
+    page.goto(f"{server}/narde/#{rule}--1", wait_until="load")
+    page.wait_for_timeout(300)
+    assert page.url.endswith(f"/narde/#{rule}--1"), page.url  # example 1: drawn under its clause
+    shown = page.evaluate(SHOWN, f"{rule}--1")
+    assert shown and shown["open"] and shown["summary"].startswith("Example 1:") and 40 < shown["top"] < 900, shown
+    page.evaluate(f"location.hash = '#{rule}--2'")  # followed on the rules page: forwarded as well
+    page.wait_for_url(f"**/examples-{rule}/#{rule}--2")
     assert errors == []
     page.close()
 
 
 def test_a_case_pages_example_link_lands_on_its_example(browser: object, server: str) -> None:  # noqa: F811
-    page, errors = _open(browser, f"{server}/cases-narde/")
-    first = next(c for c in suite() if c.game == "narde" and c.rule_ids)
-    n = cases_by_rule(suite())[first.rule_ids[0]].index(first) + 1
+    first = next(c for c in suite() if c.game == "narde" and c.rule_ids and cases_by_rule(suite())[c.rule_ids[0]].index(c))
+    n = cases_by_rule(suite())[first.rule_ids[0]].index(first) + 1  # an example past the first: on its examples page
+    page, errors = _open(browser, f"{server}/cases-narde-{first.path.stem}/")
     link = page.locator(f'a[href$="#{first.rule_ids[0]}--{n}"]').first
     link.click()
     page.wait_for_load_state("load")
@@ -50,6 +60,23 @@ def test_a_case_pages_example_link_lands_on_its_example(browser: object, server:
     shown = page.evaluate(SHOWN, f"{first.rule_ids[0]}--{n}")
     assert shown and shown["open"] and shown["summary"].startswith(f"Example {n}: "), shown
     assert first.title.replace('"', "'")[:30] in shown["summary"], shown
+    assert errors == []
+    page.close()
+
+
+def test_an_old_case_permalink_lands_on_its_case(browser: object, server: str) -> None:  # noqa: F811
+    """`cases-<game>/#<case-id>` (the cases were one page per game) is forwarded to the case on its case file's page."""
+    files: dict[str, list[Case]] = {}
+    for c in suite():
+        if c.game == "crazy-narde":
+            files.setdefault(c.path.stem, []).append(c)
+    case = max(files.values(), key=len)[10]  # a case mid-page: the page scrolls to it
+    page, errors = _open(browser, f"{server}/cases-crazy-narde/#{case.id}")
+    page.wait_for_url(f"**/cases-crazy-narde-{case.path.stem}/#{case.id}")
+    page.wait_for_timeout(300)
+    top = page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", case.id)
+    assert page.evaluate("window.scrollY") > 0 and 0 <= top < 300, top  # its title at the top, under the header
+    page.screenshot(path=str(SCREENS / "rules" / "case-permalink.png"))
     assert errors == []
     page.close()
 
@@ -63,7 +90,7 @@ def test_a_case_id_pasted_into_the_search_finds_that_case_first(browser: object,
     page.wait_for_timeout(1500)  # the results of the whole ID, not of a part typed so far
     page.screenshot(path=str(SCREENS / "rules" / "search-case-id.png"))
     links = page.eval_on_selector_all(".md-search-result__item a", "as => as.map(a => a.href)")
-    assert "/cases-crazy-narde/" in links[0], links[:3]  # the first page found: the case page
+    assert f"/cases-crazy-narde-{case.path.stem}/" in links[0], links[:3]  # the first page found: the case's page
     assert next(h for h in links if "#" in h).endswith(f"#{case.id}"), links[:3]  # and its first section: the case
     assert errors == []
     page.close()

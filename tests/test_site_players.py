@@ -17,8 +17,8 @@ BOARD = re.compile(r'src="(?:\.\./)*boards/[0-9a-f]+\.svg"')
 
 def test_every_page_that_draws_boards_links_the_legend(built: Path) -> None:  # noqa: F811
     legend = (built / "legend" / "index.html").read_text()
-    assert legend.count('src="../boards/legend-') == 2
-    for item in ("Arrows", "A number on a checker", "The cube", "The head", "underlined"):
+    assert legend.count('src="../boards/legend-') == 3
+    for item in ("Arrows", "A number on a checker", "The cube", "The head", "underlined", "green ring", "dashed ring"):
         assert item in legend, item
     drawing = [p for p in built.rglob("index.html") if BOARD.search(p.read_text())]
     assert len(drawing) >= 10
