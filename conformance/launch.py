@@ -17,12 +17,12 @@ from functools import partial
 
 from . import jobs, reports
 from .cases import Case
-from .engine import Engine, EngineFailure, EngineInfo, EngineLoadError
+from .engine import CAPABILITIES, Engine, EngineFailure, EngineInfo, EngineLoadError
 from .python_engine import PythonEngine
 from .rulesets import Ruleset, rulesets
 from .runner import Filters, Outcome, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
-from .terminal import printable, say
+from .terminal import clipped, printable, say
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 ERRORS_SHOWN = 20  # errored cases listed on stderr, one line each
@@ -102,7 +102,7 @@ def why_nothing_runs(info: EngineInfo, pairs: Pairs) -> str | None:
     elif not set(declared) & set(selected):
         why = f"it declares {', '.join(declared)}, and the cases selected run under {', '.join(selected)}"
     else:
-        why = f"every case selected needs a query or option it does not offer (it answers: {', '.join(info.capabilities)})"
+        why = f"every case selected needs a query or option it does not offer (it answers: {', '.join(info.capabilities) or 'no query this runner knows'})"
     return f"no case can run against engine {info.name}: {why}"
 
 
@@ -143,6 +143,9 @@ def run_engine(
             pairs = pairs + plan(cases, {p.name: p for p in info.profiles}, Filters())
         nothing = why_nothing_runs(info, pairs)
         if nothing:
+            if unknown := getattr(engine, "unknown_capabilities", []):  # a misspelt name is the likely cause
+                nothing += f"; it declares capabilities this runner does not know: {', '.join(unknown)} "
+                nothing += f"(known: {', '.join(CAPABILITIES)})"
             return fail(args, nothing)
         _notes(engine, info)
         shard = jobs.shard_of(args)
@@ -245,3 +248,6 @@ def _notes(engine: Engine, info: EngineInfo) -> None:
     fields = getattr(engine, "hello_notes", [])
     if fields:
         say(f"note: engine {info.name}'s hello has fields this runner does not know, ignored: {', '.join(fields)}")
+    if capabilities := getattr(engine, "unknown_capabilities", []):
+        names = ", ".join(capabilities)
+        say(clipped(f"note: engine {info.name} declares capabilities this runner does not know, ignored: {names}"))

@@ -80,7 +80,8 @@ def text(
     engine declares; all rules of every ruleset when verbose), then the totals. Quiet: one line per failing case, then the totals."""
     bad = [o for o in outcomes if o.status in ("failed", "errored", "xpassed")]
     if quiet:
-        parts = ["\n".join(f"{o.status.upper()} {o.key}" for o in bad)] if bad else []
+        listed = [f"{o.status.upper()} {o.key}" for o in bad]
+        parts = ["\n".join([*listed, "(run without -q for each one's rules, board and plays)"])] if bad else []
     else:
         parts = [describe_failure(o, engine_args) for o in bad]
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)

@@ -234,6 +234,7 @@ class SubprocessEngine:
         self.label = "the handshake"  # what the current requests are for (the runner sets the case)
         self.strays: list[tuple[str, str]] = []  # (label of the answer it followed, the line)
         self.hello_notes: list[str] = []  # fields of the hello this runner does not know (ignored)
+        self.unknown_capabilities: list[str] = []  # capability names of the hello it does not know (ignored)
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: _Lines | None = None
         self._stderr: _StderrTail | None = None
@@ -284,6 +285,7 @@ class SubprocessEngine:
         except DataError as exc:
             self._fail(f"engine declares a bad profile: {exc.message}")
         self.hello_notes = unknown_fields(hello)
+        self.unknown_capabilities = [c for c in hello.get("capabilities", []) if c not in CAPABILITIES]
         self._info = EngineInfo(
             clipped(hello["name"]),  # shown in every summary line: one line, of bounded length
             clipped(hello["version"]),

@@ -257,6 +257,20 @@ FAULTS: list[Fault] = [
         0,
         stream="stdout",
     ),
+    Fault(  # the misspelt name is said before the run finds nothing to ask
+        "unclear-message",
+        "hello-misspelt-capability",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py hello-misspelt-capability",
+        ),
+        "gammonspec: no case can run against engine bad: every case selected needs a query or option it does not offer (it answers: no query this runner knows); it declares capabilities this runner does not know: legal_plays (known: legal-plays, game-result, opening, next-segment, cube)",
+        2,
+    ),
     Fault(  # the name, on one line and cut to 300 characters, in the summary line
         "unclear-message",
         "hello-name-of-two-lines-and-a-megabyte",

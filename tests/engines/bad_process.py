@@ -35,6 +35,7 @@ def hello() -> dict:
         "hello-some-unknown-rulesets": {"rulesets": ["backgammon", "tavla"]},
         "hello-extra-field": {"author": "me", "homepage": "https://example.org"},
         "hello-unknown-capability": {"capabilities": ["legal-plays", "teleport"]},
+        "hello-misspelt-capability": {"capabilities": ["legal_plays"]},
         "hello-game-result-only": {"capabilities": ["game-result"]},
         "hello-bad-name": {"name": 7},
         "hello-name-of-two-lines-and-a-megabyte": {"name": "bad\nengine " + "n" * 1_000_000},
