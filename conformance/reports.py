@@ -17,7 +17,7 @@ from .position_ids import encode_xgid
 from .profiles import Profile
 from .runner import Outcome, skip_kind
 from .state import StateError
-from .terminal import printable
+from .terminal import fitted, printable
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
 
@@ -45,7 +45,7 @@ def rerun(o: Outcome, engine_args: str = "") -> str:
 def describe_failure(o: Outcome, engine_args: str = "") -> str:
     state = o.state
     lines = [
-        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rule_ids)}]  {o.case.title}",
+        fitted(f"{o.status.upper()} {o.key}  [{', '.join(o.case.rule_ids)}]  {o.case.title}"),
         f"  at {o.case.where}",
         f"  rerun: {rerun(o, engine_args)}",
     ]
@@ -80,7 +80,7 @@ def text(
     engine declares; all rules of every ruleset when verbose), then the totals. Quiet: one line per failing case, then the totals."""
     bad = [o for o in outcomes if o.status in ("failed", "errored", "xpassed")]
     if quiet:
-        parts = ["\n".join(f"{o.status.upper()} {o.key}" for o in bad)] if bad else []
+        parts = ["\n".join(fitted(f"{o.status.upper()} {o.key}") for o in bad)] if bad else []
     else:
         parts = [describe_failure(o, engine_args) for o in bad]
     per_rule: dict[str, Counter[str]] = defaultdict(Counter)

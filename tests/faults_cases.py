@@ -112,7 +112,7 @@ FAULTS: list[Fault] = [
         "huge-value-in-message",
         _g(("roll: [6, 5]", "roll: " + "x" * 100_000)),
         8,
-        "cases/0/roll: '" + "x" * 284 + "…",
+        "cases/0/roll: '" + "x" * 29 + "…" + "x" * 28 + "' is not of type 'array'",
     ),
     _usage("timeout-nan", ("run", "--timeout", "nan"), NOT_NUMBER.format("nan")),
     # --- tracebacks ----------------------------------------------------------------------------
@@ -484,6 +484,30 @@ FAULTS: list[Fault] = [
         _g(("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]")),
         4,
         "case one: unknown rule bg.move.no-such-rule (no spec page defines it)",
+    ),
+    Fault(  # run refuses what check refuses, with the same line
+        "lost-result",
+        "run-cases-unknown-rule-id",
+        ("run", "-q", "--cases", "{tmp}/c.yaml"),
+        "gammonspec: {tmp}/c.yaml:4: case one: unknown rule bg.move.no-such-rule (no spec page defines it)",
+        2,
+        {"c.yaml": _g(("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]"))},
+    ),
+    _check(  # the ID cut in its middle, so that the line still says what is wrong
+        "unclear-message",
+        "case-id-of-600-characters",
+        _g(("id: one", "id: " + "x" * 600), ("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]")),
+        4,
+        "case " + "x" * 30 + "…" + "x" * 28 + ": unknown rule bg.move.no-such-rule (no spec page defines it)",
+    ),
+    Fault(
+        "unclear-message",
+        "run-case-id-of-600-characters",
+        ("run", "-q", "--cases", "{tmp}/c.yaml", "--json", "{tmp}/r.json", "--junit", "{tmp}/r.xml"),
+        "gammonspec: {tmp}/c.yaml:4: case " + "x" * 30 + "…" + "x" * 28 + ": unknown rule bg.move.no-such-rule"
+        " (no spec page defines it)",
+        2,
+        {"c.yaml": _g(("id: one", "id: " + "x" * 600), ("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]"))},
     ),
     Fault(
         "unclear-message",
