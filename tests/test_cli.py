@@ -501,3 +501,14 @@ def test_a_line_too_long_loses_the_middle_of_its_long_words_first():
     prose = "word " * 100  # no long word to shorten: the end goes
     assert len(clipped(prose)) == MAX_MESSAGE and clipped(prose).endswith("…")
     assert fitted("FAILED x  [a]  title") == "FAILED x  [a]  title"  # a line that fits keeps its spacing
+
+
+def test_run_cases_refuses_what_check_refuses_in_the_same_lines(tmp_path, capsys):
+    path = tmp_path / "four.yaml"
+    path.write_text(FOUR_MISTAKES)
+    assert cli.main(["check", "--cases", str(path)]) == 2
+    checked = capsys.readouterr().err.splitlines()[:-1]  # the problems, without check's totals
+    assert len(checked) == 4
+    assert cli.main(["run", "-q", "--cases", str(path)]) == 2
+    ran = capsys.readouterr().err.splitlines()
+    assert ran == [*checked, "gammonspec: no case loaded: nothing to run"]
