@@ -153,8 +153,8 @@ def run_engine(
         if shard is not None and not pairs:
             return fail(
                 args,
-                f"shard {shard.index}/{shard.count} is empty: the {selected} (case, ruleset) pairs selected"
-                f" fill fewer than {shard.count} shards",
+                f"shard {shard.index}/{shard.count} is empty: the {selected} (case, ruleset)"
+                f" {'pair selected fills' if selected == 1 else 'pairs selected fill'} fewer than {shard.count} shards",
             )
         if args.jobs > 1:
             if hasattr(engine, "close"):

@@ -822,6 +822,13 @@ FAULTS: list[Fault] = [
         f"gammonspec: --case '{'x' * 40}…{'x' * 39}' matches no case id of the 6 in the cases loaded",
         MINI,
     ),
+    Fault(  # a shard past the selection is empty: said so, not "skipped all 0 cases"
+        "unclear-message",
+        "shard-past-a-one-case-selection",
+        ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--shard", "5/9"),
+        "gammonspec: shard 5/9 is empty: the 1 (case, ruleset) pair selected fills fewer than 9 shards",
+        2,
+    ),
     Fault(  # no filter was given: the message says why nothing applies instead
         "unclear-message",
         "own-case-no-ruleset-admits",
