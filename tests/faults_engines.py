@@ -1254,6 +1254,15 @@ FAULTS: list[Fault] = [
         4,
         program="pytest",
     ),
+    Fault(  # --gammonspec-timeout limits the handshake too, as run's --timeout does
+        "hang",
+        "pytest-hello-hang-timeout",
+        ("--gammonspec-engine=cmd:{python} {engines}/bad_process.py hello-hang", "--gammonspec-timeout=2", "-q"),
+        "ERROR: gammonspec: the engine failed its handshake: no answer within 2 s: is the engine flushing its output?"
+        " (it is running and has written nothing) [engine: {python} {engines}/bad_process.py hello-hang]",
+        4,
+        program="pytest",
+    ),
     Fault(
         "traceback",
         "pytest-engine-import-raises",
