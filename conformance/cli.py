@@ -430,7 +430,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_cases(args: argparse.Namespace, early: EarlyHandshake) -> int:
-    from .launch import run_engine
+    from .launch import fail, run_engine
     from .runner import Filters, plan
 
     loaded = _loaded(args)
@@ -442,25 +442,21 @@ def _run_cases(args: argparse.Namespace, early: EarlyHandshake) -> int:
         expect_fail = set()
     for problem in problems:
         say(problem)
-    if not loaded.cases:
-        say("no case loaded: nothing to run")
-        return EXIT_USAGE
+    if not loaded.cases:  # the reports say so too, with the problems (a CI job reads them, not the terminal)
+        return fail(args, "no case loaded: nothing to run", "\n".join(map(str, problems)), said=True)
     unmatched = _unmatched("--rule", "rule ID", args.rule, {r for c in loaded.cases for r in c.rule_ids}) or _unmatched(
         "--case", "case id", args.case, {c.id for c in loaded.cases}
     )
     if unmatched:
-        say(unmatched)
-        return EXIT_USAGE
+        return fail(args, unmatched)
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     try:
         targets = _targets(args.profile, args.switch)
     except ValueError as exc:
-        say(exc)
-        return EXIT_USAGE
+        return fail(args, str(exc))
     pairs = plan(loaded.cases, targets, filters)
     if not pairs:
-        say(_nothing_planned(args, loaded.cases))
-        return EXIT_USAGE
+        return fail(args, _nothing_planned(args, loaded.cases))
     status = run_engine(
         args,
         early,
@@ -593,10 +589,11 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .cases import load, shipped
-    from .coverage import clauses, unknown_rules
+    from .coverage import clauses
 
+    # the loader's checks, as every command that loads cases has them (run --cases refuses the same)
     loaded, specs = load(args.cases, drafts=args.drafts) if args.cases else shipped(), clauses()
-    problems = [*loaded.errors, *unknown_rules(loaded.cases)]
+    problems = loaded.errors
     for problem in problems:
         say(problem)
     if problems:
@@ -658,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:
-        print(f"gammonspec: {exc}", file=sys.stderr)
+        say(exc)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return _interrupted("interrupted", 130)
@@ -668,7 +665,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - a bug of gammonspec's: one located line, never a traceback
-        print(f"gammonspec: internal error, please report it: {describe_exception(exc)}", file=sys.stderr)
+        say(f"internal error, please report it: {describe_exception(exc)}")
         return EXIT_USAGE
     finally:
         sys.stdout = stdout

@@ -29,6 +29,7 @@ from .mutants import LOCK
 from .rulesets import Rules, registry
 from .runner import Target
 from .state import Layout, Segment, Side, State, StateError, head_moves, other, standing_six_block
+from .terminal import shortened
 
 ASPECTS = ("plays", "next", "result")
 ORACLE = ReferenceEngine()  # one instance: it answers the legal plays and next segment of a state from one search
@@ -57,7 +58,7 @@ def ask(engine: Engine, state: State, rules: Rules, aspects: Iterable[str]) -> A
         if aspect == "plays":
             for layout in engine.legal_plays(state, rules):
                 if not isinstance(layout, Layout) or layout.game != state.game:
-                    raise StateError(f"engine answered {layout!r}, not a {state.game} layout")
+                    raise StateError(f"engine answered {shortened(repr(layout), 60)}, not a {state.game} layout")
                 layouts[layout.key()] = layout
             values["plays"] = frozenset(layouts)
         elif aspect == "next":

@@ -22,7 +22,7 @@ from .python_engine import PythonEngine
 from .rulesets import Ruleset, rulesets
 from .runner import Filters, Outcome, plan, run, skip_reason
 from .subprocess_engine import SubprocessEngine
-from .terminal import clipped, printable, say
+from .terminal import printable, say, shortened
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 ERRORS_SHOWN = 20  # errored cases listed on stderr, one line each
@@ -112,9 +112,11 @@ def _write_error(args: argparse.Namespace, message: str, stderr: str = "") -> No
             write(path, message, stderr)
 
 
-def fail(args: argparse.Namespace, message: str, stderr: str = "") -> int:
+def fail(args: argparse.Namespace, message: str, stderr: str = "", said: bool = False) -> int:
+    """Say why the run cannot go on, with the engine's `stderr` (unless `said`: shown already), write the
+    reports asked for with both, and give the exit status."""
     say(message)
-    if stderr:
+    if stderr and not said:
         print(printable(stderr), file=sys.stderr)
     _write_error(args, message, stderr)
     return EXIT_USAGE
@@ -144,7 +146,7 @@ def run_engine(
         nothing = why_nothing_runs(info, pairs)
         if nothing:
             if unknown := getattr(engine, "unknown_capabilities", []):  # a misspelt name is the likely cause
-                nothing += f"; it declares capabilities this runner does not know: {', '.join(unknown)} "
+                nothing += f"; it declares capabilities this runner does not know: {_some(unknown)} "
                 nothing += f"(known: {', '.join(CAPABILITIES)})"
             return fail(args, nothing)
         _notes(engine, info)
@@ -154,8 +156,8 @@ def run_engine(
         if shard is not None and not pairs:
             return fail(
                 args,
-                f"shard {shard.index}/{shard.count} is empty: the {selected} (case, ruleset) pairs selected"
-                f" fill fewer than {shard.count} shards",
+                f"shard {shard.index}/{shard.count} is empty: the {selected} (case, ruleset)"
+                f" {'pair selected fills' if selected == 1 else 'pairs selected fill'} fewer than {shard.count} shards",
             )
         if args.jobs > 1:
             if hasattr(engine, "close"):
@@ -244,10 +246,15 @@ def _notes(engine: Engine, info: EngineInfo) -> None:
     """What the engine declared that this runner ignores, said once before the run."""
     unknown = [name for name in info.rulesets if name not in rulesets()]
     if unknown:
-        say(f"note: engine {info.name} declares rulesets this suite does not know, ignored: {', '.join(unknown)}")
+        say(f"note: engine {info.name} declares rulesets this suite does not know, ignored: {_some(unknown)}")
     fields = getattr(engine, "hello_notes", [])
     if fields:
-        say(f"note: engine {info.name}'s hello has fields this runner does not know, ignored: {', '.join(fields)}")
+        say(f"note: engine {info.name}'s hello has fields this runner does not know, ignored: {_some(fields)}")
     if capabilities := getattr(engine, "unknown_capabilities", []):
-        names = ", ".join(capabilities)
-        say(clipped(f"note: engine {info.name} declares capabilities this runner does not know, ignored: {names}"))
+        say(f"note: engine {info.name} declares capabilities this runner does not know, ignored: {_some(capabilities)}")
+
+
+def _some(names: list[str], most: int = 8) -> str:
+    """The first `most` names, and how many more (an engine may declare thousands)."""
+    shown = ", ".join(shortened(name, 40) for name in names[:most])
+    return shown + (f" and {len(names) - most:,} more" if len(names) > most else "")

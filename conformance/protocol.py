@@ -24,7 +24,7 @@ from .engine import (
 )
 from .messages import QUERIES, check_answer, check_methods
 from .state import Layout, StateError
-from .terminal import clipped
+from .terminal import clipped, shortened
 from .validation import Compiled, schema
 
 try:  # JSON read and written in Rust, where a wheel of it is installed (pyproject: as jsonschema-rs)
@@ -63,7 +63,7 @@ def check_state(data: Any) -> None:
     failure = _definition("state").failure(data)
     if failure is not None:
         path, text, _ = failure
-        raise ProtocolError(f"{'/'.join(map(str, path)) or '(top)'}: {clipped(text)}")
+        raise ProtocolError(f"{'/'.join(map(str, path)) or '(top)'}: {shortened(clipped(text), 200)}")
 
 
 def check(kind: str, message: Any) -> dict[str, Any]:
@@ -71,11 +71,14 @@ def check(kind: str, message: Any) -> dict[str, Any]:
     messages = _messages(kind)
     if not isinstance(message, dict) or message.get("type") not in messages:
         got = message.get("type") if isinstance(message, dict) else type(message).__name__
-        raise ProtocolError(f"message: unknown message type {got!r} (expected one of {', '.join(messages)})")
+        if isinstance(got, str) and got.lower() in messages:
+            raise ProtocolError(f"message: unknown message type {got!r}: types are lower case ({got.lower()!r})")
+        shown = shortened(repr(got), 60)
+        raise ProtocolError(f"message: unknown message type {shown} (expected one of {', '.join(messages)})")
     failure = messages[message["type"]][1].failure(message)
     if failure is not None:
         path, text, _ = failure
-        text = text if len(text) <= 200 else text[:197] + "..."
+        text = shortened(" ".join(text.split()), 100)  # its end says what is wrong with the value it quotes
         raise ProtocolError(f"{'/'.join(map(str, path)) or 'message'}: {text}")
     return message
 
@@ -105,7 +108,7 @@ def decode(line: str, kind: str) -> dict[str, Any]:
     try:
         message = _loads(line)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, an integer of too many digits, too deep
-        raise ProtocolError(f"not JSON ({_unreadable(exc)}): {line[:120]!r}") from None
+        raise ProtocolError(f"not JSON ({_unreadable(exc)}): {line[:80]!r}") from None
     positions = message.get("positions") if isinstance(message, dict) else None
     if isinstance(positions, list) and len(positions) > MAX_POSITIONS:  # before the schema: checking them is slow
         raise ProtocolError(f"positions: {len(positions):,} of them, over the protocol's limit of {MAX_POSITIONS:,}")
@@ -117,7 +120,8 @@ def _unreadable(exc: ValueError | RecursionError) -> str:
         return exc.msg
     if isinstance(exc, RecursionError):
         return "nested too deep"
-    return str(exc).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer string conversion"
+    text = str(exc).split(":", 1)[0]  # "Exceeds the limit (4300 digits) for integer string conversion"
+    return "an integer of too many digits" if "integer string conversion" in text else text
 
 
 # orjson refuses (so json decides) what json would not write as orjson does

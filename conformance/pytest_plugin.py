@@ -2,8 +2,9 @@
 
 ENGINE is `module:attr`, an installed engine's name, or `cmd:<command line>` for a protocol engine.
 Filters: `--gammonspec-ruleset`, `--gammonspec-game` (repeatable); `--gammonspec-timeout` seconds per
-request.  An engine that cannot be loaded or fails its handshake, an unknown ruleset, or a selection in
-which no case can run is a usage error (one line, pytest's exit status 4), before any test runs.
+request and for the engine's start (as `run --timeout` without `--startup-timeout`).  An engine that
+cannot be loaded or fails its handshake, an unknown ruleset, or a selection in which no case can run is
+a usage error (one line, pytest's exit status 4), before any test runs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from .cases import Case, suite
 from .cli import MOST_SECONDS, seconds
-from .engine import Engine, EngineFailure, EngineLoadError
+from .engine import STARTUP_TIMEOUT, TIMEOUT, Engine, EngineFailure, EngineLoadError
 from .rulesets import Ruleset, rulesets
 from .runner import Filters, plan, run_one, skip_reason
 
@@ -30,9 +31,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--gammonspec-timeout",
         type=seconds,
-        default=10.0,
         metavar="SECONDS",
-        help=f"seconds per request, above 0 and at most {MOST_SECONDS:,} (default 10)",
+        help=f"seconds per request and for the engine's start, above 0 and at most {MOST_SECONDS:,}"
+        f" (default {TIMEOUT:g} per request, {STARTUP_TIMEOUT:g} for the start)",
     )
 
 
@@ -82,14 +83,16 @@ class Suite(pytest.Collector):
         ]
 
 
-def _engine(spec: str, timeout: float) -> Engine:
+def _engine(spec: str, timeout: float | None) -> Engine:
+    """The engine of --gammonspec-engine; a --gammonspec-timeout given limits its start too, as --timeout does."""
+    limits = (TIMEOUT, STARTUP_TIMEOUT) if timeout is None else (timeout, timeout)
     if spec.startswith("cmd:"):
         from .subprocess_engine import SubprocessEngine
 
-        return SubprocessEngine(spec[4:], timeout)
+        return SubprocessEngine(spec[4:], *limits)
     from .python_engine import PythonEngine
 
-    return PythonEngine(spec, timeout)
+    return PythonEngine(spec, *limits)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -62,11 +62,11 @@ class PythonEngine:
             self._stuck = what
             timed = f"--engine-cmd {shlex.quote(f'gammonspec serve --engine {self.spec}')}"
             message = (
-                f"engine {self.spec!r}: {what} gave no answer within {limit:g} s; a Python engine cannot be "
-                f"stopped in process, so the run stops here (to time and restart it, run it as a process: {timed})"
+                f"{what} gave no answer within {limit:g} s: the run stops (an engine in process cannot be stopped;"
+                f" {timed} runs it as a process, timed and restarted)"
             )
-            if load:
-                raise EngineLoadError(message) from None
+            if load:  # no case names the engine yet
+                raise EngineLoadError(f"engine {self.spec!r}: {message}") from None
             raise EngineFailure(message, fatal=True) from None
         if ok:
             return value

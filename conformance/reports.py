@@ -17,7 +17,7 @@ from .position_ids import encode_xgid
 from .profiles import Profile
 from .runner import Outcome, skip_kind
 from .state import StateError
-from .terminal import printable
+from .terminal import fitted, printable
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
 
@@ -45,7 +45,7 @@ def rerun(o: Outcome, engine_args: str = "") -> str:
 def describe_failure(o: Outcome, engine_args: str = "") -> str:
     state = o.state
     lines = [
-        f"{o.status.upper()} {o.key}  [{', '.join(o.case.rule_ids)}]  {o.case.title}",
+        fitted(f"{o.status.upper()} {o.key}  [{', '.join(o.case.rule_ids)}]  {o.case.title}"),
         f"  at {o.case.where}",
         f"  rerun: {rerun(o, engine_args)}",
     ]
@@ -80,7 +80,7 @@ def text(
     engine declares; all rules of every ruleset when verbose), then the totals. Quiet: one line per failing case, then the totals."""
     bad = [o for o in outcomes if o.status in ("failed", "errored", "xpassed")]
     if quiet:
-        listed = [f"{o.status.upper()} {o.key}" for o in bad]
+        listed = [fitted(f"{o.status.upper()} {o.key}") for o in bad]
         parts = ["\n".join([*listed, "(run without -q for each one's rules, board and plays)"])] if bad else []
     else:
         parts = [describe_failure(o, engine_args) for o in bad]

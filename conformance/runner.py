@@ -26,6 +26,7 @@ from .profiles import Profile
 from .rulesets import Rules, Ruleset
 from .state import Cube, Layout, Segment, Side, State, StateError
 from .steps import play_name
+from .terminal import shortened
 
 Target = Ruleset | Profile  # what a case runs under: a ruleset, or an engine profile
 Status = Literal["passed", "failed", "skipped", "errored", "xfailed", "xpassed"]
@@ -129,7 +130,7 @@ def judge_plays(step: Step, answer: Iterable[Layout], hitting: bool | None = Non
     rejected: list[str] = []
     for layout in answer:
         if not isinstance(layout, Layout) or layout.game != game:
-            raise StateError(f"engine answered {layout!r}, not a {game} layout")
+            raise StateError(f"engine answered {shortened(repr(layout), 60)}, not a {game} layout")
         try:
             layout.validate(hitting)
         except StateError as exc:  # a position no legal play can leave: a wrong play, listed as extra

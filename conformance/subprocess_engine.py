@@ -393,7 +393,7 @@ class SubprocessEngine:
             try:
                 reply = decode(self._text(raw), "from_engine")
             except ProtocolError as exc:
-                self._fail(f"garbage from engine: {exc}")
+                self._fail(f"invalid message from engine: {exc}")
             rid = reply.get("id")
             if expect_id is not None and reply["type"] == "hello":  # a second handshake: unasked, however late
                 self.strays.append(("the handshake", raw.decode("utf-8", errors="replace").rstrip()))

@@ -13,12 +13,23 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\
 
 
 MAX_MESSAGE = 300  # characters: an error names what is wrong, it never prints a whole document
+LONG_WORD = 60  # characters: in a line too long, a longer word (a case ID, a value, a path) keeps its start and end
 
 
 def clipped(text: str) -> str:
-    """`text` on one line of at most MAX_MESSAGE characters (runs of white space read as one space)."""
+    """`text` on one line of at most MAX_MESSAGE characters (runs of white space read as one space).
+
+    A line too long first has its long words cut in the middle, so that what follows them (what is wrong)
+    stays; only then is its end cut."""
     text = " ".join(text.split())
+    if len(text) > MAX_MESSAGE:
+        text = " ".join(shortened(word, LONG_WORD) for word in text.split(" "))
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def fitted(line: str) -> str:
+    """One line as it is when it fits in MAX_MESSAGE characters, else `clipped`."""
+    return line if len(line) <= MAX_MESSAGE else clipped(line)
 
 
 def shortened(value: str, most: int = 80) -> str:

@@ -4,7 +4,9 @@ A `Fault` says how to provoke one kind of fault (the `gammonspec` argv, files wr
 folder first) and what a user must see: the exact first line of the error and the documented exit
 status (0 pass, 1 failures, 2 bad input or usage).  `check` runs the command as a subprocess (no
 shell, a generous time limit: a hang fails, speed never does) and asserts that, plus: no Python
-traceback anywhere in the output, and a run that executed no case never exits 0.
+traceback anywhere in the output, no line of gammonspec's own over MAX_MESSAGE characters (counted with
+the folders above as their placeholders, so that the length of a path here does not count), and a run
+that executed no case never exits 0.
 
 Entries live in data modules, one per area: `faults_cases.py` (case files, loader, CLI arguments)
 and `faults_engines.py` (engine processes, in-process engines, reports, the pytest plugin).
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gammonspec.conformance import PROTOCOL_VERSION
+from gammonspec.conformance.terminal import MAX_MESSAGE
 
 CLASSES = ("hang", "traceback", "lost-result", "unclear-message", "protocol-doc", "cli-misuse")
 ENGINES = Path(__file__).resolve().parent / "engines"
@@ -68,6 +71,11 @@ def _fill(text: str, tmp: Path) -> str:
     )
 
 
+def _unfill(text: str, tmp: Path) -> str:
+    """`text` with this machine's folders as the placeholders again: a line's length as the corpus has it."""
+    return text.replace(str(tmp), "{tmp}").replace(sys.executable, "{python}").replace(str(ENGINES), "{engines}")
+
+
 def provoke(fault: Fault, tmp: Path) -> Result:
     """Write the fault's files into `tmp` and run its command there."""
     for name, content in fault.files.items():
@@ -98,11 +106,13 @@ def check(fault: Fault, result: Result, tmp: Path) -> None:
     assert len(result.stderr) <= MAX_STDERR, f"stderr of {len(result.stderr)} characters\n{shown}"
     if fault.program == "gammonspec" and fault.argv[:1] == ("run",) and result.status == 0:
         assert sum(map(int, _RAN.findall(result.stdout))) > 0, f"a green run that ran no case\n{shown}"
+    own = [_unfill(line, tmp) for line in result.stderr.splitlines() if line.startswith("gammonspec: ")]
+    long = [line for line in own if len(line) > MAX_MESSAGE]
+    assert not long, f"a line over {MAX_MESSAGE} characters (its folders as placeholders): {long[0]}\n{shown}"
     lines = (result.stderr if fault.stream == "stderr" else result.stdout).splitlines()
     first = lines[0] if lines else "(nothing)"
-    assert first == _fill(fault.first_line, tmp), (
-        f"first {fault.stream} line:\n  {first}\nexpected:\n  {_fill(fault.first_line, tmp)}\n{shown}"
-    )
+    expected = _fill(fault.first_line, tmp)
+    assert first == expected, f"first {fault.stream} line:\n  {first}\nexpected:\n  {expected}\n{shown}"
     assert result.status == fault.status, f"exit status {result.status}, documented {fault.status}\n{shown}"
 
 

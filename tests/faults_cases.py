@@ -112,7 +112,7 @@ FAULTS: list[Fault] = [
         "huge-value-in-message",
         _g(("roll: [6, 5]", "roll: " + "x" * 100_000)),
         8,
-        "cases/0/roll: '" + "x" * 284 + "…",
+        "cases/0/roll: '" + "x" * 29 + "…" + "x" * 28 + "' is not of type 'array'",
     ),
     _usage("timeout-nan", ("run", "--timeout", "nan"), NOT_NUMBER.format("nan")),
     # --- tracebacks ----------------------------------------------------------------------------
@@ -485,6 +485,30 @@ FAULTS: list[Fault] = [
         4,
         "case one: unknown rule bg.move.no-such-rule (no spec page defines it)",
     ),
+    Fault(  # run refuses what check refuses, with the same line
+        "lost-result",
+        "run-cases-unknown-rule-id",
+        ("run", "-q", "--cases", "{tmp}/c.yaml"),
+        "gammonspec: {tmp}/c.yaml:4: case one: unknown rule bg.move.no-such-rule (no spec page defines it)",
+        2,
+        {"c.yaml": _g(("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]"))},
+    ),
+    _check(  # the ID cut in its middle, so that the line still says what is wrong
+        "unclear-message",
+        "case-id-of-600-characters",
+        _g(("id: one", "id: " + "x" * 600), ("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]")),
+        4,
+        "case " + "x" * 30 + "…" + "x" * 28 + ": unknown rule bg.move.no-such-rule (no spec page defines it)",
+    ),
+    Fault(
+        "unclear-message",
+        "run-case-id-of-600-characters",
+        ("run", "-q", "--cases", "{tmp}/c.yaml", "--json", "{tmp}/r.json", "--junit", "{tmp}/r.xml"),
+        "gammonspec: {tmp}/c.yaml:4: case " + "x" * 30 + "…" + "x" * 28 + ": unknown rule bg.move.no-such-rule"
+        " (no spec page defines it)",
+        2,
+        {"c.yaml": _g(("id: one", "id: " + "x" * 600), ("rules: [bg.move.closed-point]", "rules: [bg.move.no-such-rule]"))},
+    ),
     Fault(
         "unclear-message",
         "duplicate-id-across-files",
@@ -797,6 +821,13 @@ FAULTS: list[Fault] = [
         (*RUN_MINI, "--case", "x" * 100_000),
         f"gammonspec: --case '{'x' * 40}…{'x' * 39}' matches no case id of the 6 in the cases loaded",
         MINI,
+    ),
+    Fault(  # a shard past the selection is empty: said so, not "skipped all 0 cases"
+        "unclear-message",
+        "shard-past-a-one-case-selection",
+        ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--shard", "5/9"),
+        "gammonspec: shard 5/9 is empty: the 1 (case, ruleset) pair selected fills fewer than 9 shards",
+        2,
     ),
     Fault(  # no filter was given: the message says why nothing applies instead
         "unclear-message",

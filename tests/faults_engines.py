@@ -64,7 +64,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py hello-garbage",
         ),
-        "gammonspec: the engine failed its handshake: garbage from engine: not JSON (Expecting value): 'Welcome to BadGammon!\\n' [engine: {python} {engines}/bad_process.py hello-garbage]",
+        "gammonspec: the engine failed its handshake: invalid message from engine: not JSON (Expecting value): 'Welcome to BadGammon!\\n' [engine: {python} {engines}/bad_process.py hello-garbage]",
         2,
     ),
     Fault(
@@ -155,7 +155,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py hello-plays",
         ),
-        "gammonspec: the engine failed its handshake: garbage from engine: positions: [] should be non-empty [engine: {python} {engines}/bad_process.py hello-plays]",
+        "gammonspec: the engine failed its handshake: invalid message from engine: positions: [] should be non-empty [engine: {python} {engines}/bad_process.py hello-plays]",
         2,
     ),
     Fault(
@@ -211,7 +211,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py hello-no-name",
         ),
-        "gammonspec: the engine failed its handshake: garbage from engine: message: 'name' is a required property [engine: {python} {engines}/bad_process.py hello-no-name]",
+        "gammonspec: the engine failed its handshake: invalid message from engine: message: 'name' is a required property [engine: {python} {engines}/bad_process.py hello-no-name]",
         2,
     ),
     Fault(
@@ -225,7 +225,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py hello-bad-name",
         ),
-        "gammonspec: the engine failed its handshake: garbage from engine: name: 7 is not of type 'string' [engine: {python} {engines}/bad_process.py hello-bad-name]",
+        "gammonspec: the engine failed its handshake: invalid message from engine: name: 7 is not of type 'string' [engine: {python} {engines}/bad_process.py hello-bad-name]",
         2,
     ),
     Fault(
@@ -271,7 +271,7 @@ FAULTS: list[Fault] = [
         "gammonspec: no case can run against engine bad: every case selected needs a query or option it does not offer (it answers: no query this runner knows); it declares capabilities this runner does not know: legal_plays (known: legal-plays, game-result, opening, next-segment, cube)",
         2,
     ),
-    Fault(  # the name, on one line and cut to 300 characters, in the summary line
+    Fault(  # the name, on one line, its long word cut in the middle, in the summary line
         "unclear-message",
         "hello-name-of-two-lines-and-a-megabyte",
         (
@@ -282,7 +282,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py hello-name-of-two-lines-and-a-megabyte",
         ),
-        "bad engine " + "n" * 288 + "… 0 against gammonspec 0.1.0: 1 passed, 0 failed",
+        "bad engine " + "n" * 30 + "…" + "n" * 29 + " 0 against gammonspec 0.1.0: 1 passed, 0 failed",
         0,
         stream="stdout",
     ),
@@ -497,10 +497,10 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py garbage",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: not JSON (Expecting value): 'thinking... done!\\n' [engine: {python} {engines}/bad_process.py garbage]",
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: not JSON (Expecting value): 'thinking... done!\\n' [engine: {python} {engines}/bad_process.py garbage]",
         1,
     ),
-    Fault(  # the engine's message is cut to the 300 characters of an error line, on stderr and in the reports
+    Fault(  # the engine's message is cut to an error line, its long word in the middle, on stderr and in the reports
         "unclear-message",
         "answer-error-of-three-megabytes",
         (
@@ -512,8 +512,9 @@ FAULTS: list[Fault] = [
             "{python} {engines}/bad_process.py error-huge",
         ),
         "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: engine error: "
-        + "E" * 299
-        + "…",
+        + "E" * 30
+        + "…"
+        + "E" * 29,
         1,
     ),
     Fault(
@@ -527,8 +528,8 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py deep",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: not JSON (nested too deep): "
-        + repr('{"type": "plays", "id": "1", "positions": ' + "[" * 78)
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: not JSON (nested too deep): "
+        + repr('{"type": "plays", "id": "1", "positions": ' + "[" * 38)
         + " [engine: {python} {engines}/bad_process.py deep]",
         1,
     ),
@@ -543,8 +544,8 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py long-number",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: not JSON (Exceeds the limit (4300 digits) for integer string conversion): "
-        + repr('{"type": "plays", "id": "1", "positions": ' + "9" * 78)
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: not JSON (an integer of too many digits): "
+        + repr('{"type": "plays", "id": "1", "positions": ' + "9" * 38)
         + " [engine: {python} {engines}/bad_process.py long-number]",
         1,
     ),
@@ -615,7 +616,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py no-id",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: message: 'id' is a required property [engine: {python} {engines}/bad_process.py no-id]",
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: message: 'id' is a required property [engine: {python} {engines}/bad_process.py no-id]",
         1,
     ),
     Fault(
@@ -660,7 +661,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py many",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: positions: 10,001 of them, over the protocol's limit of 10,000 [engine: {python} {engines}/bad_process.py many]",
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: positions: 10,001 of them, over the protocol's limit of 10,000 [engine: {python} {engines}/bad_process.py many]",
         1,
     ),
     Fault(
@@ -689,7 +690,7 @@ FAULTS: list[Fault] = [
             "--engine-cmd",
             "{python} {engines}/bad_process.py short-points",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: garbage from engine: positions/0/white: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] is too short [engine: {python} {engines}/bad_process.py short-points]",
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: positions/0/white: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] is too short [engine: {python} {engines}/bad_process.py short-points]",
         1,
     ),
     Fault(
@@ -788,7 +789,7 @@ FAULTS: list[Fault] = [
         "unclear-message",
         "node-engine-console-log",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine-cmd", "node {tmp}/engine.js"),
-        "gammonspec: the engine failed its handshake: garbage from engine: not JSON (Expecting value): 'engine ready\\n' [engine: node {tmp}/engine.js]",
+        "gammonspec: the engine failed its handshake: invalid message from engine: not JSON (Expecting value): 'engine ready\\n' [engine: node {tmp}/engine.js]",
         2,
         files={"engine.js": NODE_CHATTY},
     ),
@@ -896,7 +897,7 @@ FAULTS: list[Fault] = [
             "--engine",
             "bad_python:CtorHangs",
         ),
-        "gammonspec: engine 'bad_python:CtorHangs': loading gave no answer within 2 s; a Python engine cannot be stopped in process, so the run stops here (to time and restart it, run it as a process: --engine-cmd 'gammonspec serve --engine bad_python:CtorHangs')",
+        "gammonspec: engine 'bad_python:CtorHangs': loading gave no answer within 2 s: the run stops (an engine in process cannot be stopped; --engine-cmd 'gammonspec serve --engine bad_python:CtorHangs' runs it as a process, timed and restarted)",
         2,
     ),
     Fault(
@@ -906,13 +907,15 @@ FAULTS: list[Fault] = [
         "gammonspec: cannot load engine 'bad_python:factory_raises': factory_raises() raised OSError: cannot open the neural net weights (at {engines}/bad_python.py:192)",
         2,
     ),
-    Fault(  # the exception's message is cut to the 300 characters of an error line
+    Fault(  # the exception's message is cut to an error line, its long word in the middle
         "unclear-message",
         "python-raises-three-megabytes",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:PlaysRaiseThreeMegabytes"),
         "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: ValueError: "
-        + "E" * 299
-        + "… (at {engines}/bad_python.py:200)",
+        + "E" * 30
+        + "…"
+        + "E" * 29
+        + " (at {engines}/bad_python.py:200)",
         1,
     ),
     Fault(
@@ -949,7 +952,7 @@ FAULTS: list[Fault] = [
             "--engine",
             "bad_python:InfoHangs",
         ),
-        "gammonspec: engine 'bad_python:InfoHangs': info() gave no answer within 2 s; a Python engine cannot be stopped in process, so the run stops here (to time and restart it, run it as a process: --engine-cmd 'gammonspec serve --engine bad_python:InfoHangs')",
+        "gammonspec: engine 'bad_python:InfoHangs': info() gave no answer within 2 s: the run stops (an engine in process cannot be stopped; --engine-cmd 'gammonspec serve --engine bad_python:InfoHangs' runs it as a process, timed and restarted)",
         2,
     ),
     Fault(
@@ -1050,7 +1053,7 @@ FAULTS: list[Fault] = [
             "--engine",
             "bad_python:PlaysHang",
         ),
-        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: EngineFailure: engine 'bad_python:PlaysHang': legal_plays gave no answer within 2 s; a Python engine cannot be stopped in process, so the run stops here (to time and restart it, run it as a process: --engine-cmd 'gammonspec serve --engine bad_python:PlaysHang')",
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: EngineFailure: legal_plays gave no answer within 2 s: the run stops (an engine in process cannot be stopped; --engine-cmd 'gammonspec serve --engine bad_python:PlaysHang' runs it as a process, timed and restarted)",
         2,
     ),
     Fault(
@@ -1065,6 +1068,72 @@ FAULTS: list[Fault] = [
         "python-plays-int",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:PlaysInt"),
         "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: EngineFailure: legal_plays returned int, expected an iterable of Layout",
+        1,
+    ),
+    # long lines: each kept to 300 characters with what is wrong in them
+    Fault(
+        "unclear-message",
+        "answer-type-in-upper-case",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py upper-type",
+        ),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: message: unknown message type 'PLAYS': types are lower case ('plays') [engine: {python} {engines}/bad_process.py upper-type]",
+        1,
+    ),
+    Fault(
+        "unclear-message",
+        "answer-positions-as-an-object",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py positions-object",
+        ),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad: EngineFailure: invalid message from engine: positions: {'0': {'white': [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, …white': 12, 'black': 12}}} is not of type 'array' [engine: {python} {engines}/bad_process.py positions-object]",
+        1,
+    ),
+    Fault(
+        "unclear-message",
+        "hello-100000-unknown-rulesets",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py hello-100000-unknown-rulesets",
+        ),
+        'gammonspec: note: engine bad declares rulesets this suite does not know, ignored: house-0, house-1, house-2, house-3, house-4, house-5, house-6, house-7 and 99,992 more',
+        0,
+    ),
+    Fault(
+        "unclear-message",
+        "hello-100000-unknown-fields",
+        (
+            "run",
+            "-q",
+            "--case",
+            "bg-bar-enter-either-number-white",
+            "--engine-cmd",
+            "{python} {engines}/bad_process.py hello-100000-unknown-fields",
+        ),
+        "gammonspec: note: engine bad's hello has fields this runner does not know, ignored: x-0, x-1, x-10, x-100, x-1000, x-10000, x-10001, x-10002 and 99,992 more",
+        0,
+    ),
+    Fault(
+        "unclear-message",
+        "python-plays-dicts",
+        ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:PlaysDicts"),
+        "gammonspec: case backgammon::bg-bar-enter-either-number-white: engine bad-python: impossible position in the"
+        " engine's answer to case backgammon::bg-bar-enter-either-number-white: engine answered {'white': [0, 0, 0, 0,"
+        " 0, 2, 0…'bar': [0, 0], 'off': [0, 0]}, not a backgammon layout",
         1,
     ),
     Fault(
@@ -1196,6 +1265,15 @@ FAULTS: list[Fault] = [
         "pytest-protocol-2-engine",
         ("--gammonspec-engine=cmd:{python} {engines}/bad_process.py hello-proto2", "-q"),
         "ERROR: gammonspec: the engine failed its handshake: engine speaks protocol 2.0, the runner {protocol} [engine: {python} {engines}/bad_process.py hello-proto2]",
+        4,
+        program="pytest",
+    ),
+    Fault(  # --gammonspec-timeout limits the handshake too, as run's --timeout does
+        "hang",
+        "pytest-hello-hang-timeout",
+        ("--gammonspec-engine=cmd:{python} {engines}/bad_process.py hello-hang", "--gammonspec-timeout=2", "-q"),
+        "ERROR: gammonspec: the engine failed its handshake: no answer within 2 s: is the engine flushing its output?"
+        " (it is running and has written nothing) [engine: {python} {engines}/bad_process.py hello-hang]",
         4,
         program="pytest",
     ),

@@ -455,3 +455,60 @@ def test_a_case_with_four_mistakes_gets_four_located_lines_from_one_check(tmp_pa
     ]
     # every command refuses what check refuses: run --cases does not run it
     assert cli.main(["run", "-q", "--cases", str(path)]) == 2
+
+
+LONG_ID = "a-case-id-" + "x" * 590
+
+
+def test_a_case_id_of_600_characters_is_cut_in_its_middle_and_the_reports_are_written(tmp_path, capsys):
+    """Each line keeps what is wrong after the ID; a run that loads no case still writes both reports."""
+    from test_loading import GOOD
+
+    bad = GOOD.replace("id: one", f"id: {LONG_ID}").replace("bg.move.closed-point", "bg.move.no-such-rule")
+    (tmp_path / "c.yaml").write_text(bad)
+    json_path, junit_path = tmp_path / "r.json", tmp_path / "r.xml"
+    argv = ["run", "-q", "--cases", str(tmp_path / "c.yaml"), "--json", str(json_path), "--junit", str(junit_path)]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert all(len(line) <= 300 for line in err)
+    assert err[0].endswith(": unknown rule bg.move.no-such-rule (no spec page defines it)")
+    assert "a-case-id-xxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxx:" in err[0]
+    assert err[-1] == "gammonspec: no case loaded: nothing to run"
+    written = report(json_path)
+    assert written["error"] == "no case loaded: nothing to run" and "no-such-rule" in written["stderr"]
+    assert ET.parse(junit_path).getroot().find("testsuite/testcase/error").get("message") == written["error"]
+
+
+def test_a_failing_case_with_an_id_of_600_characters(tmp_path, capsys):
+    """The report's heading line is cut; its rerun line, a command to copy, keeps the whole ID."""
+    from test_loading import GOOD
+
+    (tmp_path / "c.yaml").write_text(GOOD.replace("id: one", f"id: {LONG_ID}"))  # its plays are not all the plays
+    json_path = tmp_path / "r.json"
+    assert cli.main(["run", "--cases", str(tmp_path / "c.yaml"), "--json", str(json_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    heading = next(line for line in out if line.startswith("FAILED "))
+    assert len(heading) <= 300 and heading.endswith("[bg.move.closed-point] a title")
+    assert any(line.strip().startswith("rerun: ") and LONG_ID in line for line in out)
+    assert [r["id"] for r in report(json_path)["results"]] == [LONG_ID]
+
+
+def test_a_line_too_long_loses_the_middle_of_its_long_words_first():
+    from gammonspec.conformance.terminal import MAX_MESSAGE, clipped, fitted
+
+    line = f"c.yaml:4: case {'x' * 1000}: unknown rule " + "and more words " * 5
+    assert clipped(line) == f"c.yaml:4: case {'x' * 30}…{'x' * 28}: unknown rule " + "and more words " * 4 + "and more words"
+    prose = "word " * 100  # no long word to shorten: the end goes
+    assert len(clipped(prose)) == MAX_MESSAGE and clipped(prose).endswith("…")
+    assert fitted("FAILED x  [a]  title") == "FAILED x  [a]  title"  # a line that fits keeps its spacing
+
+
+def test_run_cases_refuses_what_check_refuses_in_the_same_lines(tmp_path, capsys):
+    path = tmp_path / "four.yaml"
+    path.write_text(FOUR_MISTAKES)
+    assert cli.main(["check", "--cases", str(path)]) == 2
+    checked = capsys.readouterr().err.splitlines()[:-1]  # the problems, without check's totals
+    assert len(checked) == 4
+    assert cli.main(["run", "-q", "--cases", str(path)]) == 2
+    ran = capsys.readouterr().err.splitlines()
+    assert ran == [*checked, "gammonspec: no case loaded: nothing to run"]

@@ -157,6 +157,6 @@ def test_merge_reads_the_reports_gammonspec_report_writes(tmp_path, capsys):
 def test_an_empty_shard_says_so(tmp_path, capsys):
     argv = ["run", "--case", "bg-higher-die-single-checker", "--ruleset", "backgammon", "--shard", "5/9"]
     assert cli.main([*argv, "--json", str(tmp_path / "s.json")]) == 2
-    message = "shard 5/9 is empty: the 1 (case, ruleset) pairs selected fill fewer than 9 shards"
+    message = "shard 5/9 is empty: the 1 (case, ruleset) pair selected fills fewer than 9 shards"
     assert capsys.readouterr().err == f"gammonspec: {message}\n"
     assert json.loads((tmp_path / "s.json").read_text())["error"] == message

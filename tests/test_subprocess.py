@@ -117,7 +117,7 @@ def test_fake_engine_behaves_when_not_triggered(fake, mini):
         ("crash", "engine exited without answering", "crashing on purpose"),
         ("exit", "engine exited without answering", "exiting quietly"),
         ("hang", f"no answer within {TIMEOUT:g} s", "hanging on purpose"),
-        ("garbage", "garbage from engine: not JSON", "printing garbage"),
+        ("garbage", "invalid message from engine: not JSON", "printing garbage"),
         ("wrong-id", "engine answered request 'not-", "answering another request"),
     ],
 )
@@ -182,7 +182,7 @@ def test_impossible_position_in_an_answer_is_a_failure_listed_as_extra(fake, min
     [
         ("proto2", f"engine speaks protocol 2.0, the runner {PROTOCOL_VERSION}"),
         ("exit-at-start", "(exit status 4)"),
-        ("garbage-hello", "garbage from engine: not JSON"),
+        ("garbage-hello", "invalid message from engine: not JSON"),
         ("hang-at-hello", f"no answer within {TIMEOUT:g} s"),
     ],
 )
@@ -433,7 +433,7 @@ def test_a_line_before_the_hello_is_the_answer_to_it_however_early_it_came(spawn
     engine.spawn()
     assert engine._proc is not None and engine._proc.stdout is not None
     assert select.select([engine._proc.stdout], [], [], 60)[0]  # the log line waits in the pipe, unread
-    with pytest.raises(EngineFailure, match=r"garbage from engine: not JSON .*'engine ready"):
+    with pytest.raises(EngineFailure, match=r"invalid message from engine: not JSON .*'engine ready"):
         engine.info()
 
 

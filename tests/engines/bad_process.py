@@ -39,6 +39,8 @@ def hello() -> dict:
         "hello-game-result-only": {"capabilities": ["game-result"]},
         "hello-bad-name": {"name": 7},
         "hello-name-of-two-lines-and-a-megabyte": {"name": "bad\nengine " + "n" * 1_000_000},
+        "hello-100000-unknown-rulesets": {"rulesets": ["backgammon", *(f"house-{i}" for i in range(100_000))]},
+        "hello-100000-unknown-fields": {f"x-{i}": i for i in range(100_000)},
     }
     message = {**HELLO, **changes.get(MODE, {})}
     if MODE == "hello-no-name":
@@ -91,6 +93,8 @@ def misbehave(message: dict, reply: dict) -> bool:
         "bom": b"\xef\xbb\xbf" + json.dumps(reply).encode(),
         "wrong-id": json.dumps({**reply, "id": "x" + rid}).encode(),
         "wrong-type": json.dumps({"type": "game-result", "id": rid, "result": None}).encode(),
+        "upper-type": json.dumps({**reply, "type": reply["type"].upper()}).encode(),
+        "positions-object": json.dumps({**reply, "positions": dict(enumerate(reply.get("positions", [])))}).encode(),
         "ansi-error": json.dumps({"type": "error", "id": rid, "message": "\x1b[31mred alert\x1b[0m\x07"}).encode(),
         "skip-all": json.dumps({"type": "skip", "id": rid, "reason": "not today"}).encode(),
         "error-huge": json.dumps({"type": "error", "id": rid, "message": "E" * 3_000_000}).encode(),

@@ -203,3 +203,10 @@ class PlaysRaiseThreeMegabytes(Base):
 class PlaysInterrupt(Base):
     def legal_plays(self, state, rules):
         raise KeyboardInterrupt
+
+
+class PlaysDicts(Base):
+    """Positions as the protocol's JSON has them, not as Layouts."""
+
+    def legal_plays(self, state, rules):
+        return [{"white": list(state.layout.white), "black": list(state.layout.black), "bar": [0, 0], "off": [0, 0]}]
