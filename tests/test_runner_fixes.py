@@ -60,7 +60,8 @@ def test_an_excluded_play_is_shown_once(mini):
 def test_quiet_lists_failing_ids_and_totals_only(mini_cli, capsys):
     assert cli.main(["run", "-q", "--engine", "fake_engines:DropOne"]) == 1
     lines = [line for line in capsys.readouterr().out.strip().splitlines() if line]
-    assert lines[:-1] == [f"FAILED backgammon::{i}" for i in ("mini-spread-65", "mini-hit-65", "mini-count-44")]
+    assert lines[:-2] == [f"FAILED backgammon::{i}" for i in ("mini-spread-65", "mini-hit-65", "mini-count-44")]
+    assert lines[-2] == "(run without -q for each one's rules, board and plays)"  # the one line beyond IDs
     assert lines[-1].endswith("3 passed, 3 failed")
 
 
@@ -81,7 +82,7 @@ def test_failure_shows_xgid_and_a_rerun_line_that_works(mini_cli, capsys):
     assert rerun == "gammonspec run --engine fake_engines:DropOne --case mini-hit-65 --ruleset backgammon"
     assert cli.main(shlex.split(rerun)[1:] + ["-q"]) == 1
     lines = [line for line in capsys.readouterr().out.strip().splitlines() if line]
-    assert lines[0] == "FAILED backgammon::mini-hit-65" and lines[1].endswith(": 0 passed, 1 failed")
+    assert lines[0] == "FAILED backgammon::mini-hit-65" and lines[2].endswith(": 0 passed, 1 failed")
 
 
 def test_rerun_line_of_a_profile_names_its_switches(capsys):
