@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -245,3 +246,29 @@ def pytest_terminal_summary(terminalreporter) -> None:
             for key, value in getattr(report, "user_properties", []) if getattr(report, "when", "") == "call" else []:
                 if key == "benchmark":
                     terminalreporter.write_line(value)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built strictly once per test process (the site tests of every module read it)."""
+    pytest.importorskip("mkdocs", reason="the site extra is not installed")
+    out = tmp_path_factory.mktemp("site")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-q",
+            "-f",
+            str(Path(__file__).resolve().parent.parent / "site" / "mkdocs.yml"),
+            "-d",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 0, run.stderr
+    return out

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from html import unescape
 from importlib.metadata import version
 from pathlib import Path
 
-import pytest
 from gammonspec.conformance.cases import suite
 from gammonspec.conformance.contested import contests
 from gammonspec.conformance.coverage import cases_by_rule, clauses
@@ -32,31 +29,6 @@ def examples_of(built: Path, rule: str) -> str:
     """The page that draws every example of a clause: its examples page, or its rules page when it has one example."""
     page = built / f"examples-{rule}" / "index.html"
     return (page if page.exists() else built / clauses()[rule].path.stem / "index.html").read_text()
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("mkdocs", reason="the site extra is not installed")
-    out = tmp_path_factory.mktemp("site")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--strict",
-            "-q",
-            "-f",
-            str(ROOT / "site" / "mkdocs.yml"),
-            "-d",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
-    )
-    assert run.returncode == 0, run.stderr
-    return out
 
 
 def test_clause_anchors_are_rule_ids_and_examples_sit_under_them(built: Path) -> None:

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
-
 SCREENS = Path(os.environ.get("GAMMONSPEC_SCREENS", "/work/screens"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
 from tests.test_site_browser import SCREENS, _contrast, _open, browser, server  # noqa: F401  (fixtures)
 
 TEXTS = r"""(selector) => {

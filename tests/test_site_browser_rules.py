@@ -5,7 +5,6 @@ from __future__ import annotations
 from gammonspec.conformance.cases import Case, suite
 from gammonspec.conformance.coverage import cases_by_rule
 
-from tests.test_site import built  # noqa: F401  (the built site, shared fixture)
 from tests.test_site_browser import SCREENS, _open, browser, server  # noqa: F401  (shared fixtures)
 
 SHOWN = """(id) => {

@@ -9,7 +9,7 @@ from pathlib import Path
 from gammonspec.conformance.coverage import clauses
 from gammonspec.conformance.state import GAMES
 
-from tests.test_site import ROOT, built  # noqa: F401  (the built site, shared fixture)
+from tests.test_site import ROOT
 
 START_PIPS = {"backgammon": 2 * 24 + 5 * 13 + 3 * 8 + 5 * 6, "narde": 15 * 24, "crazy-narde": 15 * 24}  # by hand
 BOARD = re.compile(r'src="(?:\.\./)*boards/[0-9a-f]+\.svg"')

@@ -10,7 +10,7 @@ from pathlib import Path
 from gammonspec.conformance.coverage import clauses
 from gammonspec.conformance.rulesets import registry, rulesets
 
-from tests.test_site import ROOT, built  # noqa: F401  (the built site, shared fixture)
+from tests.test_site import ROOT
 
 
 def test_every_switch_value_has_words_and_its_clauses_are_of_games_that_take_it() -> None:
