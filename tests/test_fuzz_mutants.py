@@ -26,6 +26,9 @@ CAMPAIGNS = {
     "six-block-edge-counts-ahead": ("narde-guide", 300),
     "no-six-block-ban": ("narde-guide", 200),
     "double-two-moves": ("backgammon", 100),
+    "take-leaves-cube-centred": ("backgammon", 300),  # a cube-action question
+    "lower-die-starts": ("narde-guide", 100),  # an opening question
+    "no-crawford-game": ("backgammon", 300),  # a match-after-game question
 }
 
 
