@@ -121,3 +121,14 @@ def test_gnubg_program_lists_a_forced_play_and_none(gnubg_cli):
     assert gnubg_cli.plays(_bg({8: 1}, {23: 2}), "white", 6, 1) == [_bg({1: 1}, {23: 2})]
     closed = Layout("backgammon", (0,) * 24, (2,) * 6 + (0,) * 17 + (3,), (1, 0), (14, 0))
     assert gnubg_cli.plays(closed, "white", 6, 6) == []
+
+
+def test_willse_plays_either_number_when_only_one_can_be_played():
+    """White's last checker on its 13, black's two on white's 2 (black's 23), roll 6-5: 13/7/2 and 13/8/2 are
+    blocked, so by hand only the higher number may be played, 13/7; willse-backgammon also offers 13/8."""
+    pytest.importorskip("willse_backgammon", reason="the willse-backgammon extra is not installed")
+    engine = load_engine("willse-backgammon")
+    before = _bg({13: 1}, {23: 2})
+    assert engine.plays(before, "white", 6, 5) == sorted([_bg({7: 1}, {23: 2}), _bg({8: 1}, {23: 2})])
+    mirrored = _bg({23: 2}, {13: 1})  # the same for black
+    assert engine.plays(mirrored, "black", 6, 5) == sorted([_bg({23: 2}, {7: 1}), _bg({23: 2}, {8: 1})])
