@@ -77,11 +77,14 @@ def answer(engine: Engine, q: Question, rules: Rules) -> Any:
 
 
 def random_match(rng: random.Random) -> Match:
-    """Money play two times in five; else a match of 1 to 11 points, the Crawford game where a side is one away."""
+    """Money play two times in five; else a match of 1 to 11 points, often the Crawford game (a side one away)."""
     if rng.random() < 0.4:
         return Match()
     length = rng.choice((1, 3, 5, 7, 9, 11))
     near = length - 1
+    if length > 1 and rng.random() < 0.3:  # the Crawford game itself
+        leader, trailer = near, rng.randint(0, near - 1)
+        return Match(length, (leader, trailer) if rng.random() < 0.5 else (trailer, leader), True)
     score = tuple(rng.choice((0, near, rng.randint(0, near))) for _ in SIDES)
     crawford = max(score) == near and min(score) < near and rng.random() < 0.5
     return Match(length, (score[0], score[1]), crawford)
