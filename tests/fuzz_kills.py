@@ -7,6 +7,11 @@ the target and aspect each mutant was found on, or that it was missed, and the t
 test: exit status 0 whatever it finds.
 
     python tests/fuzz_kills.py [--count N] [--mutant GLOB]
+
+Measured (seed 0, these targets): before fuzz asked questions (commit 423c979) it found 67 of 99 at --count 300 and
+68 at 1000, none of the 31 mutants of the cube, the opening and the match that the questions now ask about; with
+them (fuzz_queries.py) it finds 97 at --count 300 (not win-mid-turn-ignored, beaver-at-any-score) and all 99 at
+the default 1000 (about 4 minutes).
 """
 
 from __future__ import annotations
