@@ -136,10 +136,19 @@ def _parser() -> argparse.ArgumentParser:
     _engine_arguments(fuzz)
     _target_arguments(fuzz)
     fuzz.add_argument(
-        "--kinds", type=_kinds, default=(), metavar="K,K", help="only these kinds of state (default: all)"
+        "--kinds",
+        type=_kinds,
+        default=(),
+        metavar="K,K",
+        help="only these kinds of state, and no questions (default: all)",
     )
     fuzz.add_argument("--seed", type=int, default=0, help="the seed of the random states (default 0)")
-    fuzz.add_argument("--count", type=jobs.positive, default=1000, help="states per ruleset or profile (default 1000)")
+    fuzz.add_argument(
+        "--count",
+        type=jobs.positive,
+        default=1000,
+        help="states per ruleset or profile, and half as many questions (default 1000)",
+    )
     fuzz.add_argument("--time", type=seconds, metavar="SECONDS", help="stop after this many seconds in all")
     fuzz.add_argument("--max-failures", type=jobs.positive, default=10, help="stop at this many distinct failures")
     fuzz.add_argument(

@@ -1,7 +1,8 @@
 """`gammonspec fuzz`: an engine against the reference engine on random valid states (conformance/generators.py).
 
 For each ruleset or profile, seeded states of every kind that applies are asked of both engines: the
-legal plays, the next segment and the game's result, where the engine answers those queries.  A
+legal plays, the next segment and the game's result, where the engine answers those queries; then half as many
+questions about the opening, the cube and the match (fuzz_queries), of the queries the engine answers.  A
 disagreement is shrunk (fewer checkers, fewer points, a simpler roll, a plainer turn context) while it
 persists, explained by the one-switch (or option) flips of the reference engine that give the engine's
 answer, and grouped with the others it shares that explanation with (or, for a bug no flip explains,
@@ -15,25 +16,35 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gammonspec.reference import ReferenceEngine
 
-from . import fuzz_evidence, generators, profiles, shrink
+from . import fuzz_evidence, fuzz_queries, generators, profiles, shrink
 from .engine import Engine, EngineFailure, Skip, describe_exception
 from .fuzz_evidence import Reading, Seen
+from .fuzz_queries import Asked, Question
 from .mutants import LOCK
 from .rulesets import Rules, registry
 from .runner import Target
 from .state import Layout, Segment, Side, State, StateError, head_moves, other, standing_six_block
 from .terminal import shortened
 
-ASPECTS = ("plays", "next", "result")
+ASPECTS = ("plays", "next", "result", *fuzz_queries.CAPABILITY)
 ORACLE = ReferenceEngine()  # one instance: it answers the legal plays and next segment of a state from one search
-CAPABILITY = {"plays": "legal-plays", "next": "next-segment", "result": "game-result"}
+CAPABILITY = {"plays": "legal-plays", "next": "next-segment", "result": "game-result", **fuzz_queries.CAPABILITY}
+WHAT = {
+    "plays": "legal plays",
+    "next": "next segment",
+    "result": "game result",
+    "opening": "opening",
+    "may-double": "may double",
+    "double": "double",
+    "next-game": "match after the game",
+}
 
 # ---- asking -------------------------------------------------------------------------------------
 
@@ -50,8 +61,11 @@ def _next_of(segment: Segment | None) -> Segment | None:
     return None if segment is None else segment.unordered()
 
 
-def ask(engine: Engine, state: State, rules: Rules, aspects: Iterable[str]) -> Answers:
-    """The engine's answers on `aspects`; its exceptions propagate (Skip, EngineFailure, its own)."""
+def ask(engine: Engine, state: Asked, rules: Rules, aspects: Iterable[str]) -> Answers:
+    """The engine's answers on `aspects` (a question: on its own aspect); its exceptions propagate (Skip,
+    EngineFailure, its own)."""
+    if isinstance(state, Question):
+        return Answers({state.aspect: fuzz_queries.answer(engine, state, rules)})
     values: dict[str, Any] = {}
     layouts: dict[str, Layout] = {}
     for aspect in aspects:
@@ -91,7 +105,7 @@ def flips(target: Target) -> dict[str, Rules]:
     }
 
 
-def explained_by(state: State, target: Target, aspect: str, got: Answers) -> frozenset[str]:
+def explained_by(state: Asked, target: Target, aspect: str, got: Answers) -> frozenset[str]:
     """The flips under which the reference engine gives the engine's answer on `aspect`."""
     found = set()
     for name, flipped in flips(target).items():
@@ -128,9 +142,14 @@ def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longe
     return tags
 
 
-def features(state: State, rules: Rules, aspect: str, expected: Answers, got: Answers) -> tuple[str, ...]:
+def features(state: Asked, rules: Rules, aspect: str, expected: Answers, got: Answers) -> tuple[str, ...]:
     """The shape of a disagreement no flip explains: what the missing and the extra plays do (or the next segment
-    and results each gives)."""
+    and results each gives, or each one's answer to a question)."""
+    if isinstance(state, Question):
+        return (
+            f"expected {fuzz_queries.shape(expected.values[aspect])}",
+            f"engine {fuzz_queries.shape(got.values[aspect])}",
+        )
     if aspect != "plays":
         shape = {
             "next": lambda v: "ends" if v is None else ("passed" if v.passed else f"{len(v.numbers)} numbers")
@@ -162,8 +181,8 @@ class Failure:
     explanation: frozenset[str]  # flips that give the engine's answer on the shrunk state
     features: tuple[str, ...]  # the shape, when no flip explains it
     kind: str
-    original: State
-    state: State  # shrunk
+    original: Asked
+    state: Asked  # shrunk (a question is not)
     expected: Answers
     got: Answers
     states: int = 1
@@ -212,7 +231,7 @@ class Failure:
 
     @property
     def title(self) -> str:
-        what = {"plays": "legal plays", "next": "next segment", "result": "game result"}[self.aspect]
+        what = WHAT[self.aspect]
         flipped = [r.name for r in self.sound if not r.rule]
         broken = [r.words for r in self.sound if r.rule]
         said = [f"as if {' or '.join(flipped)}"] if flipped else []
@@ -229,6 +248,7 @@ class Failure:
 class Tally:
     target: str
     positions: int = 0
+    questions: int = 0  # asked besides the positions (fuzz_queries)
     mismatches: int = 0
     skipped: int = 0
     errored: int = 0
@@ -253,12 +273,14 @@ def _aspects(capabilities: Iterable[str], over: bool) -> tuple[str, ...]:
 
 
 def check_state(
-    engine: Engine, state: State, rules: Rules, capabilities: tuple[str, ...]
+    engine: Engine, state: Asked, rules: Rules, capabilities: tuple[str, ...]
 ) -> tuple[str | None, Answers, Answers]:
     """(the aspect they differ on or None, the reference's answers, the engine's)."""
     with LOCK:  # never while another thread (a cluster of worker threads) has a rule mutant applied
-        over = ORACLE.game_result(state, rules) is not None
-        aspects = _aspects(capabilities, over)
+        if isinstance(state, Question):
+            aspects: tuple[str, ...] = (state.aspect,)
+        else:
+            aspects = _aspects(capabilities, ORACLE.game_result(state, rules) is not None)
         expected = ask(ORACLE, state, rules, aspects)
     got = ask(engine, state, rules, aspects)
     return differs(expected, got), expected, got
@@ -275,8 +297,9 @@ def fuzz(
     progress: Callable[[int], None] = lambda n: None,
     found: Callable[[Failure, int], None] = lambda f, n: None,
 ) -> Campaign:
-    """Ask `count` states of each target (the kinds that apply to it) of `engine` and of the reference engine;
-    `found` is told of each new distinct failure (and its number) as it is found, before it is weighed."""
+    """Ask `count` states of each target (the kinds that apply to it) of `engine` and of the reference engine, then
+    (no `kinds` given) half as many questions of the queries it offers besides (fuzz_queries); `found` is told
+    of each new distinct failure (and its number) as it is found, before it is weighed."""
     info = engine.info()
     capabilities = tuple(info.capabilities)
     began = time.perf_counter()
@@ -288,44 +311,21 @@ def fuzz(
         rng = random.Random(f"{seed}:{index}:{target.name}")
         seen: list[Seen] = []
         started = time.perf_counter()
+        check = _Checker(engine, target, rules, capabilities, campaign, tally, seen, max_failures, found)
         for kind, state in generators.states(rng, rules, generators.kinds_for(rules, kinds)):
-            if tally.positions >= count or campaign.stopped:
-                break
-            if seconds is not None and time.perf_counter() - began > seconds:
-                campaign.stopped = f"the time budget of {seconds:g} s ran out"
+            if tally.positions >= count or not check.going(began, seconds):
                 break
             tally.positions += 1
-            tally.kinds[kind] += 1
             progress(1)
-            try:
-                aspect, expected, got = check_state(engine, state, rules, capabilities)
-            except Skip:
-                tally.skipped += 1
-                continue
-            except (EngineFailure, StateError, Exception) as exc:  # noqa: BLE001 - the engine's fault, counted
-                tally.errored += 1
-                fatal = isinstance(exc, EngineFailure) and exc.fatal
-                if len(tally.errors) < 5:
-                    tally.errors.append(
-                        f"{kind} state {state.layout.key()} {list(state.dice)}: {describe_exception(exc)}"
-                    )
-                if fatal:
-                    campaign.fatal = str(exc)
+            check(kind, state)
+        offered = [k for k, c in fuzz_queries.KINDS.items() if c in capabilities]
+        if offered and not kinds:
+            for kind, question in _questions(random.Random(f"{seed}:{index}:{target.name}:questions"), rules):
+                if tally.questions >= count // 2 or not check.going(began, seconds):
                     break
-                continue
-            seen.append(Seen(state, expected.values, got.values))
-            if aspect is None:
-                continue
-            tally.mismatches += 1
-            key = signature(state, rules, target, aspect, expected, got)
-            if any(f.joins(target.name, aspect, key) for f in campaign.failures):
-                continue
-            failure = _failure(engine, state, rules, target, kind, aspect, capabilities, key)
-            if not any(f.absorbs(failure) for f in campaign.failures):
-                campaign.failures.append(failure)
-                found(failure, len(campaign.failures))
-            if len(campaign.failures) >= max_failures:
-                campaign.stopped = f"{max_failures} distinct failures found (--max-failures)"
+                if kind in offered:
+                    tally.questions += 1
+                    check(kind, question)
         for failure in campaign.failures:
             if failure.target == target.name:
                 weigh(failure, target, seen)
@@ -336,8 +336,77 @@ def fuzz(
     return campaign
 
 
+def _questions(rng: random.Random, rules: Rules) -> Iterator[tuple[str, Asked]]:
+    """The questions of a target's campaign, drawn from positions of its own generators (fuzz_queries)."""
+
+    def of(names: tuple[str, ...]) -> Iterator[State] | None:
+        chosen = generators.kinds_for(rules, names)
+        return (s for _, s in generators.states(rng, rules, chosen)) if chosen else None
+
+    positions, ended = of(()), of(("ended",))
+    assert positions is not None and ended is not None  # every ruleset has positions and finished games
+    return fuzz_queries.questions(rng, rules, positions, of(("chain", "passed", "passed-start")), ended, ORACLE)
+
+
+@dataclass
+class _Checker:
+    """Asks one state or question of a target's campaign and files what disagrees."""
+
+    engine: Engine
+    target: Target
+    rules: Rules
+    capabilities: tuple[str, ...]
+    campaign: Campaign
+    tally: Tally
+    seen: list[Seen]
+    max_failures: int
+    found: Callable[[Failure, int], None]
+
+    def going(self, began: float, seconds: float | None) -> bool:
+        """Whether the campaign goes on (not stopped, not fatal, within its time budget)."""
+        if seconds is not None and time.perf_counter() - began > seconds and not self.campaign.stopped:
+            self.campaign.stopped = f"the time budget of {seconds:g} s ran out"
+        return not (self.campaign.stopped or self.campaign.fatal)
+
+    def __call__(self, kind: str, state: Asked) -> None:
+        campaign, tally, target = self.campaign, self.tally, self.target
+        tally.kinds[kind] += 1
+        try:
+            aspect, expected, got = check_state(self.engine, state, self.rules, self.capabilities)
+        except Skip:
+            tally.skipped += 1
+            return
+        except (EngineFailure, StateError, Exception) as exc:  # noqa: BLE001 - the engine's fault, counted
+            tally.errored += 1
+            if len(tally.errors) < 5:
+                tally.errors.append(f"{kind} {_asked_text(state)}: {describe_exception(exc)}")
+            if isinstance(exc, EngineFailure) and exc.fatal:
+                campaign.fatal = str(exc)
+            return
+        self.seen.append(Seen(state, expected.values, got.values))
+        if aspect is None:
+            return
+        tally.mismatches += 1
+        key = signature(state, self.rules, target, aspect, expected, got)
+        if any(f.joins(target.name, aspect, key) for f in campaign.failures):
+            return
+        failure = _failure(self.engine, state, self.rules, target, kind, aspect, self.capabilities, key)
+        if not any(f.absorbs(failure) for f in campaign.failures):
+            campaign.failures.append(failure)
+            self.found(failure, len(campaign.failures))
+        if len(campaign.failures) >= self.max_failures:
+            campaign.stopped = f"{self.max_failures} distinct failures found (--max-failures)"
+
+
+def _asked_text(state: Asked) -> str:
+    """A state or question as an error line names it."""
+    if isinstance(state, Question):
+        return f"question {state.to_wire()}"
+    return f"state {state.layout.key()} {list(state.dice)}"
+
+
 def signature(
-    state: State, rules: Rules, target: Target, aspect: str, expected: Answers, got: Answers
+    state: Asked, rules: Rules, target: Target, aspect: str, expected: Answers, got: Answers
 ) -> tuple[frozenset[str], tuple[str, ...]]:
     """What a disagreement is grouped by: the flips that explain it, or (none does) its shape."""
     explanation = explained_by(state, target, aspect, got)
@@ -346,7 +415,7 @@ def signature(
 
 def _failure(
     engine: Engine,
-    state: State,
+    state: Asked,
     rules: Rules,
     target: Target,
     kind: str,
@@ -356,13 +425,13 @@ def _failure(
 ) -> Failure:
     """The disagreement on `state`, shrunk while it persists on the same aspect, explained and shaped."""
 
-    def still(candidate: State) -> bool:
+    def still(candidate: Asked) -> bool:
         try:
             return check_state(engine, candidate, rules, capabilities)[0] == aspect
         except Exception:  # noqa: BLE001 - a candidate the engine cannot answer is not the same failure
             return False
 
-    small = shrink.shrink(state, rules, still)
+    small = fuzz_queries.shrink(state, still) if isinstance(state, Question) else shrink.shrink(state, rules, still)
     _, expected, got = check_state(engine, small, rules, capabilities)
     explanation = explained_by(small, target, aspect, got)
     shape = features(small, rules, aspect, expected, got)

@@ -90,6 +90,7 @@ def combine(parts: list[Any], seed: int, max_failures: int) -> Any:
             if into not in whole.tallies:
                 whole.tallies.append(into)
             into.positions += t.positions
+            into.questions += t.questions
             into.mismatches += t.mismatches
             into.skipped += t.skipped
             into.errored += t.errored

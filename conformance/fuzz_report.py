@@ -12,13 +12,15 @@ import yaml
 from .board import draw
 from .cases import load, shipped
 from .coverage import clauses
+from .engine import Opening
 from .fuzz import ORACLE, Answers, Campaign, Failure, ask, flips
+from .fuzz_queries import CAPABILITY, Question, wire
 from .games import GAME_DATA
 from .notation import spell
 from .position_ids import encode_xgid
 from .rulesets import Rules, game_hitting
 from .runner import Target
-from .state import SIDES, Layout, Side, State, StateError
+from .state import CHECKERS, SIDES, Cube, Layout, Match, Side, State, StateError, other, start_layout
 from .steps import next_spec, numbers
 
 
@@ -50,6 +52,8 @@ def case_plays(
 def _wire(f: Failure, answers: Answers) -> dict[str, Any] | None:
     """An answer on the failure's next segment or result as the protocol writes it (None for plays, shown apart)."""
     value = None if f.aspect == "plays" else answers.values[f.aspect]
+    if f.aspect in CAPABILITY:
+        return wire(f.aspect, value)
     return None if value is None else value.to_wire()
 
 
@@ -109,7 +113,14 @@ def _rule_ids(game: str, f: Failure) -> list[str]:
         "no move": "move.no-play",
         "plays": "move",
     }
-    topic = {"next": ("doubles", "unplayable", "chain"), "result": ("score", "end", "object")}.get(f.aspect)
+    topic = {
+        "next": ("doubles", "unplayable", "chain"),
+        "result": ("score", "end", "object"),
+        "opening": ("opening",),
+        "may-double": ("cube",),
+        "double": ("cube",),
+        "next-game": ("match",),
+    }.get(f.aspect)
     fragments = topic or tuple(dict.fromkeys(w for tag in f.features for k, w in words.items() if tag.endswith(k)))
     ids = [c for c in sorted(clauses()) if c.startswith(prefix + ".") and any(f".{w}" in c for w in fragments)]
     return ids[:2] or [prefix + ".object"]
@@ -136,14 +147,19 @@ def draft_case(
     }
     if f.aspect == "result":
         case["query"] = "game-result"
+    if isinstance(s, Question):
+        case["query"] = "scenario"
     if requires:
         case["requires"] = requires
     if options:
         case["options"] = options
+    if isinstance(s, Question):
+        return case | question_case(f, rules, seed, engine)
     case["position"] = {side: _side_spec(s.layout, side) for side in SIDES}
     case["turn"] = s.turn
     case["roll"] = list(s.dice)
     case["context"] = s.context.to_wire()
+    case |= _cube_and_match(s)
     if s.segment is not None:
         case["segment"] = s.segment.to_wire()
     if f.aspect == "result":
@@ -169,6 +185,101 @@ def draft_case(
     return case
 
 
+def _cube_and_match(s: State) -> dict[str, Any]:
+    """A state's cube and match as a case writes them, where they are not the default."""
+    out: dict[str, Any] = {}
+    if s.cube != Cube():
+        out["cube"] = s.cube.to_wire()
+    if s.match != Match():
+        out["match"] = s.match.to_wire()
+    return out
+
+
+def question_steps(f: Failure, rules: Rules) -> list[dict[str, Any]]:
+    """The scenario steps that ask a question (Question) and expect the reference engine's answer; a StateError
+    where a scenario cannot ask it from its first state (an opening of a later game, a later segment of a turn, a
+    game's end that its position does not give)."""
+    q = f.state
+    assert isinstance(q, Question)
+    want = f.expected.values[f.aspect]
+    if q.state.segment is not None:
+        raise StateError("a question in a later segment of a turn: a scenario starts at a turn's first segment")
+    if f.aspect == "opening":
+        if q.game_number == 1:
+            return [{"opening": dict(zip(SIDES, q.dice)), "expect": _opened(want)}]
+        return second_game_steps(q, rules)
+    if f.aspect == "may-double":
+        return [{"may_double": want}]
+    if f.aspect == "double":
+        return [{"double": q.response, "expect": wire(f.aspect, want)}]
+    assert q.result is not None  # a next-game question
+    ending: dict[str, Any] = {"expect": {"result": q.result.to_wire()}}
+    if q.result != ORACLE.game_result(q.state, rules):
+        dropped = q.result.kind == "dropped" and q.result.winner == q.state.turn
+        if not (dropped and ORACLE.may_double(q.state, rules)):
+            raise StateError(f"the game's end {q.result.to_wire()} is not one its position gives")
+        ending = {"double": "drop", "expect": {"result": q.result.to_wire()}}
+    outcome = wire(f.aspect, want)
+    return [ending, {"next_game": True, "expect": {k: v for k, v in outcome.items() if v or k == "score"}}]
+
+
+def _opened(opening: Opening) -> dict[str, Any]:
+    return {"starts": opening.starts, "dice": None if opening.dice is None else list(opening.dice)} | {
+        "cube": opening.cube.to_wire()
+    }
+
+
+def finished_game(game: str, winner: Side) -> Layout:
+    """The first game of a draft that asks the opening of the second: the winner has borne off all fifteen, the loser
+    still stands at the start."""
+    start, none = start_layout(game), (0,) * 24
+    white, black = (none, start.black) if winner == "white" else (start.white, none)
+    return Layout(game, white, black, (0, 0), (CHECKERS, 0) if winner == "white" else (0, CHECKERS))
+
+
+def second_game_steps(q: Question, rules: Rules) -> list[dict[str, Any]]:
+    """An opening of game 2 as a scenario: game 1 (finished_game, money play) ends, its result and the match after it
+    are checked, then the opening is asked, each step expecting the reference engine's answer."""
+    if q.game_number != 2 or q.previous_winner is None or q.state.match != Match() or q.state.cube != Cube():
+        raise StateError(
+            f"an opening of game {q.game_number} (previous winner {q.previous_winner}, match {q.state.match}, cube "
+            f"{q.state.cube}): a draft reaches only game 2 of money play after a win, with the cube in the middle"
+        )
+    over = State(finished_game(q.game, q.previous_winner), other(q.previous_winner))
+    result = ORACLE.game_result(over, rules)
+    assert result is not None  # the winner has borne off all fifteen
+    after = ORACLE.match_after_game(over, rules, result)
+    match = Match(0, after.score, after.crawford)
+    opened = ORACLE.opening(rules, dict(zip(SIDES, q.dice)), 2, q.previous_winner, Cube(), match)
+    return [
+        {"expect": {"result": result.to_wire()}},
+        {"next_game": True, "expect": {"score": after.to_wire()["score"]}},
+        {"opening": dict(zip(SIDES, q.dice)), "previous_winner": q.previous_winner, "expect": _opened(opened)},
+    ]
+
+
+def question_case(f: Failure, rules: Rules, seed: int, engine: str) -> dict[str, Any]:
+    """The rest of a question's draft: the first state and the steps (question_steps)."""
+    q = f.state
+    assert isinstance(q, Question)
+    s = q.state
+    layout, turn = s.layout, s.turn
+    if f.aspect == "opening" and q.game_number != 1 and q.previous_winner is not None:
+        layout, turn = finished_game(s.game, q.previous_winner), other(q.previous_winner)
+    case: dict[str, Any] = {"position": {side: _side_spec(layout, side) for side in SIDES}}
+    if f.aspect != "opening" or layout != s.layout:
+        case |= {"turn": turn, "context": s.context.to_wire()}
+    case |= _cube_and_match(s)
+    case["steps"] = question_steps(f, rules)
+    case["derivation"] = (
+        f"DRAFT from gammonspec fuzz (seed {seed}, a {f.kind} question): the expectation is the reference engine's "
+        "answer, not yet derived independently. Confirm it by hand, say how here, and remove 'draft' before this "
+        "case may enter the suite."
+    )
+    case["notes"] = f"{engine} answered {_wire(f, f.got)}, the reference engine {_wire(f, f.expected)}"
+    return case
+
+
 def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str, number: int) -> Path:
     """Write the failure's draft case file and check that it loads (if its plays in notation do not, they are
     written as positions); its path."""
@@ -186,7 +297,7 @@ def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str
 
 
 def board_text(f: Failure) -> str:
-    s = f.state
+    s = f.state.state if isinstance(f.state, Question) else f.state
     lines = [draw(s.layout, s.turn)]
     if GAME_DATA[s.game].position_ids:
         lines.append(f"XGID: {encode_xgid(s.layout, s.turn, s.dice or None)}")
@@ -197,7 +308,30 @@ def _checkers(layout: Layout) -> str:
     return ", ".join(f"{side} {sum(layout.points(side)) + layout.on_bar(side)}" for side in SIDES)
 
 
+def question_text(q: Question) -> str:
+    """What a question asks, in one line."""
+    s = q.state
+    asked = {
+        "opening": f"game {q.game_number}, opening roll white {q.dice[0]}, black {q.dice[1]}"
+        + (f", previous winner {q.previous_winner}" if q.game_number > 1 else ""),
+        "may-double": f"may {s.turn} double",
+        "double": f"{s.turn} doubles, {q.response}",
+        "next-game": f"the match after {q.result.to_wire() if q.result else None}",
+    }[q.aspect]
+    segment = "" if s.segment is None else f", segment {s.segment.to_wire()}"
+    return f"{asked}; cube {s.cube.to_wire()}, match {s.match.to_wire()}, context {s.context.to_wire()}{segment}"
+
+
 def failure_text(n: int, f: Failure) -> str:
+    if isinstance(f.state, Question):
+        lines = [
+            f"failure {n}: {f.target}: {f.title} ({f.states} question{'s' * (f.states > 1)})",
+            f"a {f.kind} question: {question_text(f.state)}",
+            board_text(f),
+            f"reference: {_wire(f, f.expected)}; engine: {_wire(f, f.got)}",
+        ]
+        lines += [f"reading {r.weight()}" for r in f.readings]
+        return "\n".join(lines + ([f"draft case: {f.draft}"] if f.draft else []))
     s = f.state
     segment = "" if s.segment is None else f", segment {s.segment.to_wire()}"
     lines = [
@@ -233,9 +367,9 @@ def text(c: Campaign, rerun: str = "") -> str:
     if c.failures and any(f.draft for f in c.failures):
         folder = next(f.draft for f in c.failures if f.draft).parent
         parts.append(f"rerun the drafts: gammonspec run --cases {folder} {rerun}".rstrip())
-    total = sum(t.positions for t in c.tallies)
+    total, questions = sum(t.positions for t in c.tallies), sum(t.questions for t in c.tallies)
     parts.append(
-        f"{total} positions, {len(c.failures)} distinct failures"
+        f"{total} positions{f', {questions} questions' if questions else ''}, {len(c.failures)} distinct failures"
         + (f", {sum(t.errored for t in c.tallies)} errored" if any(t.errored for t in c.tallies) else "")
         + (f"; stopped: {c.stopped}" if c.stopped else "")
     )
@@ -272,6 +406,7 @@ def to_json(c: Campaign) -> dict[str, Any]:
             {
                 "target": t.target,
                 "positions": t.positions,
+                "questions": t.questions,
                 "mismatches": t.mismatches,
                 "skipped": t.skipped,
                 "errored": t.errored,

@@ -14,8 +14,9 @@ from dataclasses import replace
 
 import pytest
 from conftest import ENGINES
-from gammonspec.conformance import cli, fuzz, fuzz_report, generators
+from gammonspec.conformance import cli, fuzz, fuzz_queries, fuzz_report, generators
 from gammonspec.conformance.cases import load, read_file
+from gammonspec.conformance.engine import EngineInfo
 from gammonspec.conformance.rulesets import rulesets
 from gammonspec.conformance.runner import run_one
 from gammonspec.conformance.state import Layout, State, TurnContext
@@ -74,7 +75,8 @@ def test_the_reference_engine_agrees_with_itself_on_every_kind() -> None:
     assert not campaign.failures and not any(t.errored for t in campaign.tallies)
     for tally in campaign.tallies:
         rules = rulesets()[tally.target].rules()
-        assert set(tally.kinds) == {k.name for k in generators.kinds_for(rules)}, tally.target
+        questions = set(fuzz_queries.KINDS)  # the reference engine answers every query
+        assert set(tally.kinds) == {k.name for k in generators.kinds_for(rules)} | questions, tally.target
 
 
 def test_every_kind_makes_states_the_state_model_accepts() -> None:
@@ -181,3 +183,21 @@ def test_fuzz_over_the_protocol(tmp_path, capsys) -> None:
     assert cli.main(argv) == 1
     out = capsys.readouterr().out
     assert "the engine plays as if head-rule=none" in out and "reference with mutant no-head-limit" in out
+
+
+class _PlaysAndResults(ReferenceEngine):
+    """The reference engine declaring legal plays and game results only."""
+
+    def info(self) -> EngineInfo:
+        return replace(super().info(), capabilities=("legal-plays", "game-result"))
+
+
+def test_questions_are_asked_of_the_queries_an_engine_offers_only() -> None:
+    """Half as many questions as positions, of the kinds the engine answers: here only a finished game with a cube
+    and a match (game-result), never an opening or a double."""
+    campaign = fuzz.fuzz(_PlaysAndResults(), [rulesets()["backgammon"]], seed=3, count=40)
+    (tally,) = campaign.tallies
+    assert tally.positions == 40 and tally.questions == 20 and not campaign.failures
+    assert tally.kinds["cube-result"] == 20
+    assert not set(tally.kinds) & {"opening", "may-double", "double", "next-game"}
+    assert fuzz.fuzz(ReferenceEngine(), [rulesets()["backgammon"]], kinds=("race",), count=10).tallies[0].questions == 0

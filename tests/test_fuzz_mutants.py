@@ -26,6 +26,10 @@ CAMPAIGNS = {
     "six-block-edge-counts-ahead": ("narde-guide", 300),
     "no-six-block-ban": ("narde-guide", 200),
     "double-two-moves": ("backgammon", 100),
+    "take-leaves-cube-centred": ("backgammon", 300),  # a cube-action question
+    "lower-die-starts": ("narde-guide", 100),  # an opening question
+    "no-crawford-game": ("backgammon", 300),  # a match-after-game question
+    "previous-winner-always-starts": ("backgammon", 100),  # the opening of game 2, after a scripted game 1
 }
 
 
@@ -48,6 +52,8 @@ def test_fuzz_finds_and_attributes_a_mutant_over_the_protocol(name: str, tmp_pat
     assert sorted(p.name for p in out.iterdir()) == sorted(f["draft"].split("/")[-1] for f in data["failures"])
     assert cli.main(["check", "--drafts", "--cases", str(out)]) == 0
     assert cli.main(["check", "--cases", str(out)]) == 2  # without --drafts a draft is refused
+    assert cli.main(["run", "-q", "--cases", str(out), "--engine", "reference"]) == 0  # the reference's answers
+    assert cli.main(["run", "-q", "--cases", str(out), "--engine-cmd", command]) == 1  # and the mutant fails them
 
 
 def test_a_flip_the_campaign_refutes_does_not_title_the_failure() -> None:

@@ -4,6 +4,10 @@ engine's own source, and the report of an engine that cannot be driven."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from gammonspec.conformance import cli
@@ -121,3 +125,35 @@ def test_gnubg_program_lists_a_forced_play_and_none(gnubg_cli):
     assert gnubg_cli.plays(_bg({8: 1}, {23: 2}), "white", 6, 1) == [_bg({1: 1}, {23: 2})]
     closed = Layout("backgammon", (0,) * 24, (2,) * 6 + (0,) * 17 + (3,), (1, 0), (14, 0))
     assert gnubg_cli.plays(closed, "white", 6, 6) == []
+
+
+def test_willse_plays_either_number_when_only_one_can_be_played():
+    """White's last checker on its 13, black's two on white's 2 (black's 23), roll 6-5: 13/7/2 and 13/8/2 are
+    blocked, so by hand only the higher number may be played, 13/7; willse-backgammon also offers 13/8."""
+    pytest.importorskip("willse_backgammon", reason="the willse-backgammon extra is not installed")
+    engine = load_engine("willse-backgammon")
+    before = _bg({13: 1}, {23: 2})
+    assert engine.plays(before, "white", 6, 5) == sorted([_bg({7: 1}, {23: 2}), _bg({8: 1}, {23: 2})])
+    mirrored = _bg({23: 2}, {13: 1})  # the same for black
+    assert engine.plays(mirrored, "black", 6, 5) == sorted([_bg({23: 2}, {7: 1}), _bg({23: 2}, {8: 1})])
+
+
+def test_pygammon_counts_steps_only(tmp_path):
+    """White's last checker on its 13, black's two on white's 2, roll 6-5: by hand only 13/7 (the higher number);
+    pygammon, which only counts the steps a turn must take, also offers 13/8.  Its wheel's top-level `tests`
+    package would hide ours, so it is asked in a child process with GAMMONSPEC_PYGAMMON_PATH (a folder it was
+    installed into: `pip install --target DIR pygammon`) on its path."""
+    folder = os.environ.get("GAMMONSPEC_PYGAMMON_PATH")
+    if not folder or not (Path(folder) / "pygammon").is_dir():
+        pytest.skip("set GAMMONSPEC_PYGAMMON_PATH to a folder pygammon is installed into (pip install --target)")
+    script = (
+        "from gammonspec.conformance.engine import load_engine\n"
+        "from gammonspec.conformance.state import Layout\n"
+        "w, b = tuple(1 if p == 13 else 0 for p in range(1, 25)), tuple(2 if p == 23 else 0 for p in range(1, 25))\n"
+        "before = Layout('backgammon', w, b, (0, 0), (14, 13))\n"
+        "print(sorted(p.white.index(1) + 1 for p in load_engine('pygammon').plays(before, 'white', 6, 5)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": folder}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[7,", "8]"]

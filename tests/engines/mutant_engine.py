@@ -39,6 +39,18 @@ class MutantEngine(ReferenceEngine):
     def game_result(self, *args: Any) -> Any:
         return self._patched("game_result", *args)
 
+    def opening(self, *args: Any) -> Any:
+        return self._patched("opening", *args)
+
+    def may_double(self, *args: Any) -> Any:
+        return self._patched("may_double", *args)
+
+    def cube_action(self, *args: Any) -> Any:
+        return self._patched("cube_action", *args)
+
+    def match_after_game(self, *args: Any) -> Any:
+        return self._patched("match_after_game", *args)
+
 
 def BarIgnored() -> MutantEngine:  # noqa: N802 - an engine spec names it like a class
     return MutantEngine("bar-ignored")
