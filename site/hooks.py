@@ -479,12 +479,12 @@ def results_page(found: list[dict[str, Any]]) -> str:
     lines = [
         "# Engine results",
         "",
-        "Each engine's JSON report (`gammonspec report`), dated, with the suite version it ran.",
+        "Each engine's JSON report (`gammonspec report`), dated; the suite version each ran is in its history below.",
         "",
     ]
     engines = [r["engine"]["name"] for r in found]
-    lines += ['<div class="results" markdown>', "", "| engine | identified | badge | version | suite | date |"]
-    lines += ["|---|---|---|---|---|---|"]
+    lines += ['<div class="results" markdown>', "", "| engine | identified | badge | version | date |"]
+    lines += ["|---|---|---|---|---|"]
     failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     failed_by: dict[str, set[str]] = {}  # ruleset::case -> the engines failing it
     counts: dict[str, dict[str, Counter[str]]] = {n: {} for n in names}
@@ -500,14 +500,14 @@ def results_page(found: list[dict[str, Any]]) -> str:
                 failed_by.setdefault(f"{res['ruleset']}::{res['id']}", set()).add(engine)
         lines.append(
             f"| {engine} | {_identified(r)} | [![gammonspec: {_badge_parts(r)[0]}](badges/{engine}.svg)]"
-            f"(badges/{engine}.json) | {r['engine'].get('version', '')} | {r['suite']['version']} | {r.get('date', '')} |"
+            f"(badges/{engine}.json) | {r['engine'].get('version', '')} | {r.get('date', '')} |"
         )
     lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset (*not declared*: the engine does not"]
     lines += ["implement that ruleset):", ""]
-    lines += ["| ruleset | " + " | ".join(engines) + " |", "|---|" + "---|" * len(engines)]
-    for name in names:
-        cells = [_result_cell(counts[name].get(engine, Counter()), skips.get((name, engine), [])) for engine in engines]
-        lines.append(f"| {ruleset_link(name)} | " + " | ".join(cells) + " |")
+    lines += ["| engine | " + " | ".join(ruleset_link(n) for n in names) + " |", "|---|" + "---|" * len(names)]
+    for engine in engines:  # an engine a row: the five rulesets fit across, however many engines there are
+        cells = [_result_cell(counts[name].get(engine, Counter()), skips.get((name, engine), [])) for name in names]
+        lines.append(f"| {engine} | " + " | ".join(cells) + " |")
     lines += ["", "</div>"]
     lines += _history(found)
     unique: dict[str, list[str]] = {}

@@ -139,6 +139,19 @@ def test_results_identified_column_is_in_view(browser: object, server: str, widt
     page.close()
 
 
+def test_results_grid_shows_every_ruleset_at_1280px(browser: object, server: str) -> None:
+    """An engine a row and a ruleset a column: all five rulesets in view however many engines are reported."""
+    page, _ = _open(browser, f"{server}/results/", width=1280)
+    grid = page.locator(".results table").nth(1)
+    heads = grid.locator("thead th").all_inner_texts()
+    assert heads[0] == "engine" and len(heads) == 6, heads
+    width, visible = grid.evaluate("t => [t.scrollWidth, t.closest('.md-typeset__scrollwrap, .md-typeset__table').clientWidth]")
+    assert width <= visible, f"the grid is {width} px wide in {visible} px"
+    grid.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENS / "results-grid-1280px.png"))
+    page.close()
+
+
 def test_same_position_page_draws_each_ruleset_side_by_side(browser: object, server: str) -> None:
     page, errors = _open(browser, f"{server}/same-position/#head-exception")
     tops = page.evaluate(
