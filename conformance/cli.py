@@ -240,7 +240,7 @@ def _kinds(text: str) -> tuple[str, ...]:
     names = tuple(k.strip() for k in text.split(",") if k.strip())
     unknown = [k for k in names if k not in KINDS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"unknown kind {', '.join(unknown) or repr(text)} (kinds: {', '.join(KINDS)})")
+        raise argparse.ArgumentTypeError(f"unknown kind {', '.join(unknown) or repr(text)} (kinds: {' '.join(KINDS)})")  # one line of at most 300
     return names
 
 

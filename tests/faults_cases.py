@@ -926,8 +926,8 @@ FAULTS: list[Fault] = [
     _usage(
         "fuzz-unknown-kind",
         ("fuzz", "--kinds", "nope"),
-        "gammonspec fuzz: argument --kinds: unknown kind nope (kinds: contact, bar, bear-off, stragglers, one-out,"
-        " race, prime, first-turn, playout, head, mid, home, late, block, block-edge, head-last, home-one-out, wide,"
-        " few, frozen, near-draw, chain, passed, passed-start, ended) (see gammonspec fuzz --help)",
+        "gammonspec fuzz: argument --kinds: unknown kind nope (kinds: contact bar bear-off stragglers one-out"
+        " race prime first-turn playout head mid home late block block-edge head-last home-one-out wide"
+        " few frozen near-draw chain passed passed-start ended) (see gammonspec fuzz --help)",
     ),
 ]
