@@ -336,7 +336,7 @@ def run_one(engine: Engine, case: Case, ruleset: Target, ask_next: bool = True) 
             outcome.message = f"{prefix}impossible position in the engine's answer to case {outcome.key}: {exc}"
             return outcome
         except EngineFailure as exc:
-            outcome.status, outcome.message = "errored", f"{prefix}EngineFailure: {exc}"
+            outcome.status, outcome.message = "errored", f"{prefix}{exc}"
             outcome.stderr, outcome.fatal = exc.stderr, exc.fatal
             return outcome
         except Exception as exc:  # noqa: BLE001 - any engine failure is an errored result, not a crash
