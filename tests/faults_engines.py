@@ -867,7 +867,7 @@ FAULTS: list[Fault] = [
         "unclear-message",
         "python-no-such-entry-point",
         ("run", "-q", "--engine", "nosuch-engine"),
-        "gammonspec: no engine 'nosuch-engine': give module:attr, or one of the installed engines ['bgsage', 'gammonview', 'gnubg', 'gnubg-cli', 'gnubg-nn', 'gym-backgammon', 'magmacrunch-backgammon', 'nard-backgammon', 'open-spiel', 'pygammon', 'reference', 'willse-backgammon']",
+        "gammonspec: no engine 'nosuch-engine': give module:attr, or one of the installed engines ['bgsage', 'gammonview', 'gnubg', 'gnubg-cli', 'gnubg-nn', 'gym-backgammon', 'magmacrunch-backgammon', 'nard-backgammon', 'open-spiel', 'pg-backgammon', 'pygammon', 'reference', 'willse-backgammon']",
         2,
     ),
     Fault(

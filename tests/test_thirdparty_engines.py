@@ -63,6 +63,33 @@ def test_an_engine_that_cannot_be_driven_gets_a_report_saying_why(tmp_path, caps
     assert "open-spiel.json: not driven: pyspiel cannot be set" in capsys.readouterr().out
 
 
+def test_pg_backgammon_is_reported_as_needing_python_3_14(tmp_path, capsys):
+    assert cli.main(["report", "--out", str(tmp_path), "pg-backgammon"]) == 1
+    data = json.loads((tmp_path / "pg-backgammon.json").read_text())
+    assert "NameError: name 'Player' is not defined at backgammon.py:55" in data["not_driven"]
+    assert data["engine"]["version"] == "0.1.1" and data["results"] == [] and data["history"][0]["not_driven"]
+    assert "pg-backgammon.json: not driven: needs Python 3.14" in capsys.readouterr().out
+
+
+def test_pg_backgammon_does_not_import_before_python_3_14(tmp_path):
+    """The reason engines/pg_backgammon.py gives, checked on the wheel: `-> Player` inside class Player
+    (backgammon.py:55) is evaluated when the method is defined, before the class exists, on Python 3.13 and
+    before.  GAMMONSPEC_PG_BACKGAMMON_PATH names a folder it was installed into with its dependency multiset
+    (`pip install --ignore-requires-python --no-deps --target DIR pg-backgammon multiset`)."""
+    folder = os.environ.get("GAMMONSPEC_PG_BACKGAMMON_PATH")
+    if not folder or not (Path(folder) / "pg_backgammon").is_dir():
+        pytest.skip("set GAMMONSPEC_PG_BACKGAMMON_PATH to a folder pg-backgammon and multiset are installed into")
+    if sys.version_info >= (3, 14):
+        pytest.skip("Python 3.14 defers annotations: there the module may import")
+    env = {**os.environ, "PYTHONPATH": folder}
+    done = subprocess.run(
+        [sys.executable, "-c", "import pg_backgammon.backgammon"], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == "NameError: name 'Player' is not defined"
+    assert 'backgammon.py", line 55, in Player' in done.stderr
+
+
 def _bg(white: dict[int, int], black: dict[int, int]) -> Layout:
     """A backgammon layout; what is not on the board is borne off."""
     w, b = (tuple(side.get(p, 0) for p in range(1, 25)) for side in (white, black))
