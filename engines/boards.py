@@ -9,6 +9,7 @@ Borne-off checkers are implicit in both.  The mover's point p is the opponent's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from gammonspec.conformance.games import GAME_DATA
@@ -51,3 +52,17 @@ def from_bgsage(board: list[int], side: Side) -> Layout:
     mine = [max(board[p], 0) for p in range(1, 25)]
     theirs_own = [max(-board[MIRROR[q]], 0) for q in range(1, 25)]
     return layout_of(side, mine, theirs_own, board[25], board[0])
+
+
+def gnubg_after(board: list[list[int]], steps: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """A gnubg-nn board after the mover makes `steps` ((from, to) pairs, 0 for off; a landing on a lone
+    opposing checker hits it).  Point 25 is the bar."""
+    opp, me = list(board[0]), list(board[1])
+    for start, end in steps:
+        me[start - 1] -= 1
+        if end:
+            me[end - 1] += 1
+            if opp[24 - end] == 1:  # the mover's point `end` is the opponent's 25 - end
+                opp[24 - end] = 0
+                opp[24] += 1
+    return [opp, me]

@@ -24,9 +24,8 @@ from gammonspec.conformance.engine import EngineLoadError
 from gammonspec.conformance.state import Layout, Side
 
 from .base import MoveGenerator
-from .boards import from_gnubg, to_gnubg
+from .boards import from_gnubg, gnubg_after, to_gnubg
 
-BAR = 25
 SCRIPT = Path(__file__).with_name("gnubg_cli_moves.py")
 
 
@@ -38,19 +37,6 @@ def program() -> str:
             f"the gnubg-cli adapter needs GNU Backgammon's program ({named} not found): apt-get install gnubg"
         )
     return named
-
-
-def after(board: list[list[int]], steps: list[list[int]]) -> list[list[int]]:
-    """`board` after the mover makes `steps` ((from, to) pairs; a landing on a lone opposing checker hits it)."""
-    opp, me = list(board[0]), list(board[1])
-    for start, end in steps:
-        me[start - 1] -= 1
-        if end:
-            me[end - 1] += 1
-            if opp[BAR - 1 - end] == 1:  # the mover's point `end` is the opponent's 25 - end
-                opp[BAR - 1 - end] = 0
-                opp[BAR - 1] += 1
-    return [opp, me]
 
 
 class GnubgCli(MoveGenerator):
@@ -90,4 +76,4 @@ class GnubgCli(MoveGenerator):
         answer = json.loads(line)
         if "error" in answer:
             raise RuntimeError(f"gnubg: {answer['error']}")
-        return sorted({from_gnubg(after(board, steps), side) for steps in answer["plays"]})
+        return sorted({from_gnubg(gnubg_after(board, map(tuple, steps)), side) for steps in answer["plays"]})

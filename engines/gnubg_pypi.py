@@ -21,23 +21,12 @@ from typing import Any
 from gammonspec.conformance.state import Layout, Side
 
 from .base import MoveGenerator
-from .boards import from_gnubg, to_gnubg
-
-BAR = 25
+from .boards import from_gnubg, gnubg_after, to_gnubg
 
 
-def after(board: list[list[int]], steps: tuple[int, ...]) -> list[list[int]]:
-    """`board` after the mover plays `steps` (pairs from, to; a trailing lone from is a bear-off)."""
-    opp, me = list(board[0]), list(board[1])
-    pairs = [(steps[i], steps[i + 1] if i + 1 < len(steps) else 0) for i in range(0, len(steps), 2)]
-    for start, end in pairs:
-        me[start - 1] -= 1
-        if end:
-            me[end - 1] += 1
-            if opp[BAR - 1 - end] == 1:  # the mover's point `end` is the opponent's 25 - end
-                opp[BAR - 1 - end] = 0
-                opp[BAR - 1] += 1
-    return [opp, me]
+def pairs(steps: tuple[int, ...]) -> list[tuple[int, int]]:
+    """findbestmoves' flat (from, to, from, to, ...) as pairs; a trailing lone from is a bear-off."""
+    return [(steps[i], steps[i + 1] if i + 1 < len(steps) else 0) for i in range(0, len(steps), 2)]
 
 
 class GnubgPyPI(MoveGenerator):
@@ -53,4 +42,4 @@ class GnubgPyPI(MoveGenerator):
     def plays(self, layout: Layout, side: Side, d1: int, d2: int) -> list[Layout]:
         board = to_gnubg(layout, side)
         found = self.module.findbestmoves(tuple(map(tuple, board)), self.cube, self.context, (d1, d2))
-        return sorted({from_gnubg(after(board, play["move"]), side) for play in found})
+        return sorted({from_gnubg(gnubg_after(board, pairs(play["move"])), side) for play in found})
