@@ -658,9 +658,9 @@ def main(argv: list[str] | None = None) -> int:
         "replay": cmd_replay,
     }[args.command]
     stdout, sys.stdout = sys.stdout, ReaderGone(sys.stdout)
-    on_term = (
-        signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
-    )
+    main_thread = threading.current_thread() is threading.main_thread()
+    on_term = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    on_int = signal.signal(signal.SIGINT, _interrupt) if main_thread and _default_sigint() else None
     try:
         return handler(args)
     except (DataError, EngineLoadError) as exc:
@@ -681,6 +681,8 @@ def main(argv: list[str] | None = None) -> int:
         report_files.release()
         if on_term is not None:
             signal.signal(signal.SIGTERM, on_term)
+        if on_int is not None:
+            signal.signal(signal.SIGINT, on_int)
 
 
 class Terminated(BaseException):
@@ -689,6 +691,22 @@ class Terminated(BaseException):
 
 def _terminate(signum: int, frame: object) -> None:
     raise Terminated
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, caught as any KeyboardInterrupt is.  Raised in its place because CPython marks a bare
+    KeyboardInterrupt that passes through code run by exec() of a string (dataclasses and namedtuples make
+    their methods so) as unhandled, and then ends the process by the signal (status -2) even after it was
+    handled and the command returned 130."""
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise Interrupted
+
+
+def _default_sigint() -> bool:
+    """Python's own Ctrl-C handler is in place (not ignored, as in a background job, nor replaced by a host)."""
+    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def _interrupted(how: str, status: int) -> int:
