@@ -182,7 +182,7 @@ def write_json_error(path: Path, message: str, stderr: str = "") -> None:
 def write_junit_error(path: Path, message: str, stderr: str = "") -> None:
     """The JUnit report of a run that could not start: one errored test case saying why."""
     suite = ET.Element("testsuite", name=f"gammonspec {__version__}", tests="1", failures="0", errors="1", skipped="0")
-    tc = ET.SubElement(suite, "testcase", classname="gammonspec", name="engine start", time="0")
+    tc = ET.SubElement(suite, "testcase", classname="gammonspec", name="the run could not start", time="0")
     ET.SubElement(tc, "error", message=printable(message)).text = printable(stderr or message)
     _write_xml(path, suite)
 
