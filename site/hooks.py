@@ -438,13 +438,21 @@ def badge_svg(report: dict[str, Any]) -> str:
     )
 
 
-def _result_cell(c: Counter[str], skips: list[str]) -> str:
-    """One engine under one ruleset: its counts, or "not declared" when it does not implement the ruleset."""
+def _anchor(engine: str) -> str:
+    """The anchor of an engine's failing cases on the results page."""
+    return "failures-" + re.sub(r"[^a-z0-9]+", "-", engine.lower()).strip("-")
+
+
+def _result_cell(c: Counter[str], skips: list[str], engine: str = "") -> str:
+    """One engine under one ruleset: its counts (the failures linked to the engine's list of them), or "not
+    declared" when it does not implement the ruleset."""
     if not c:
         return "—"
     if not c["passed"] + c["failed"] + c["errored"]:
         return "not declared" if all("does not implement ruleset" in m for m in skips) else f"{c['skipped']} skipped"
-    return f"{c['passed']} ✓ · {c['failed'] + c['errored']} ✗<br>{c['skipped']} skipped"
+    bad = c["failed"] + c["errored"]
+    crosses = f"[{bad} ✗](#{_anchor(engine)})" if bad and engine else f"{bad} ✗"
+    return f"{c['passed']} ✓ · {crosses}<br>{c['skipped']} skipped"
 
 
 def _identified(report: dict[str, Any]) -> str:
@@ -506,7 +514,7 @@ def results_page(found: list[dict[str, Any]]) -> str:
     lines += ["implement that ruleset):", ""]
     lines += ["| engine | " + " | ".join(ruleset_link(n) for n in names) + " |", "|---|" + "---|" * len(names)]
     for engine in engines:  # an engine a row: the five rulesets fit across, however many engines there are
-        cells = [_result_cell(counts[name].get(engine, Counter()), skips.get((name, engine), [])) for name in names]
+        cells = [_result_cell(counts[name].get(engine, Counter()), skips.get((name, engine), []), engine) for name in names]
         lines.append(f"| {engine} | " + " | ".join(cells) + " |")
     lines += ["", "</div>"]
     lines += _history(found)
@@ -523,6 +531,21 @@ def results_page(found: list[dict[str, Any]]) -> str:
             + (" …" if len(keys) > 12 else "")
         )
     if not unique:
+        lines.append("None.")
+    lines += ["", "## Failures by engine", "", "Each engine's failing cases, by ruleset (a ✗ count above links here).", ""]
+    by_engine: dict[str, list[dict[str, Any]]] = {}
+    for items in failing.values():
+        for engine, res in items:
+            by_engine.setdefault(engine, []).append(res)
+    for engine in engines:
+        if engine in by_engine:
+            lines += [f"### {engine} {{#{_anchor(engine)}}}", ""]
+            for res in sorted(by_engine[engine], key=lambda res: (res["ruleset"], res["id"])):
+                case = by_id.get(res["id"])
+                where = case_link(case) if case else case_page(res["game"])
+                lines.append(f"- `{res['ruleset']}`: [{_text(res.get('title', res['id']))}]({where}) ({rule_link(res['rules'][0])})")
+            lines.append("")
+    if not by_engine:
         lines.append("None.")
     lines += ["", "## Failures by rule", "", "Each failing case under the first rule it names.", ""]
     if not failing:

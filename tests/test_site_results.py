@@ -115,3 +115,18 @@ def test_results_page_shows_each_engines_history(built: Path) -> None:  # noqa: 
         for e in data["history"]:
             row = f"<td>{data['engine']['name']}</td>\n<td>{e['suite']}</td>\n<td>{e['engine_version']}</td>"
             assert row in history, (p.name, e)
+
+
+def test_a_failure_count_of_the_grid_drills_down_to_that_engines_failing_cases(built: Path) -> None:  # noqa: F811
+    page = (built / "results" / "index.html").read_text()
+    for p in sorted((ROOT / "site" / "results").glob("*.json")):
+        data = json.loads(p.read_text())
+        failed = sorted({(r["ruleset"], r["id"]) for r in data["results"] if r["status"] in ("failed", "errored")})
+        anchor = "failures-" + re.sub(r"[^a-z0-9]+", "-", data["engine"]["name"].lower()).strip("-")
+        if not failed:
+            assert f'id="{anchor}"' not in page, p.name
+            continue
+        assert f'href="#{anchor}"' in page, p.name  # the grid's count links down
+        section = page.split(f'id="{anchor}"', 1)[1].split("<h3", 1)[0].split("<h2", 1)[0]
+        listed = re.findall(r"<li><code>([^<]+)</code>: <a href=\"[^\"]*#([^\"]+)\"", section)
+        assert sorted(listed) == failed, p.name  # each failing case of the engine once, linked to its case
