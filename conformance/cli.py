@@ -240,7 +240,9 @@ def _kinds(text: str) -> tuple[str, ...]:
     names = tuple(k.strip() for k in text.split(",") if k.strip())
     unknown = [k for k in names if k not in KINDS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"unknown kind {', '.join(unknown) or repr(text)} (kinds: {' '.join(KINDS)})")  # one line of at most 300
+        # the first unknown name only, cut to 12 characters: the line with every kind stays within 300
+        named = shortened(unknown[0], 12) + (f" and {len(unknown) - 1} more" if len(unknown) > 1 else "") if unknown else ""
+        raise argparse.ArgumentTypeError(f"unknown kind {named or repr(shortened(text, 12))} (kinds: {' '.join(KINDS)})")
     return names
 
 

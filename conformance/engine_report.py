@@ -60,13 +60,12 @@ def _not_driven(engine: Engine, info: EngineInfo, adapter: str, reason: str) -> 
 def write(folder: Path, data: dict[str, Any]) -> Path:
     """Write the report as `<engine>.json` in folder, its history carried over from the file it replaces."""
     path = folder / (re.sub(r"[^a-z0-9.-]+", "-", data["engine"]["name"].lower()) + ".json")
-    earlier: list[dict[str, Any]] = []
+    data["history"] = [_entry(data)]
     if path.is_file():
         try:
-            earlier = history(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, KeyError, TypeError):  # not a report of ours: nothing to carry over
-            earlier = []
-    data["history"] = _merged(earlier, _entry(data))
+            data["history"] = _merged(history(json.loads(path.read_text(encoding="utf-8"))), _entry(data))
+        except (ValueError, KeyError, TypeError, AttributeError):  # not a report of ours (InvalidVersion is a ValueError)
+            pass  # nothing to carry over
     report_files.write(path, json.dumps(data, indent=2) + "\n")
     return path
 

@@ -400,8 +400,14 @@ class _Checker:
 
 def _asked_text(state: Asked) -> str:
     """A state or question as an error line names it."""
-    if isinstance(state, Question):
-        return f"question {state.to_wire()}"
+    if isinstance(state, Question):  # named, not its whole wire form (both 24-point lists: hundreds of characters)
+        s, extra = state.state, ""
+        if state.aspect == "opening":
+            extra = f", dice {state.dice[0]}-{state.dice[1]}, game {state.game_number}"
+        elif state.response or state.result is not None:
+            extra = f", {state.response or state.result.to_wire()}"
+        match = f"match to {s.match.length} at {s.match.score[0]}-{s.match.score[1]}" if s.match.length else "money play"
+        return f"{state.aspect} question ({s.turn} on roll{extra}, cube {s.cube.value}, {match}; position {s.layout.key()})"
     return f"state {state.layout.key()} {list(state.dice)}"
 
 

@@ -22,6 +22,7 @@ from .rulesets import Rules, game_hitting
 from .runner import Target
 from .state import CHECKERS, SIDES, Cube, Layout, Match, Side, State, StateError, other, start_layout
 from .steps import next_spec, numbers
+from .terminal import clipped
 
 
 def _spelled(state: State, layout: Layout, hitting: bool | None) -> str | None:
@@ -352,18 +353,19 @@ def failure_text(n: int, f: Failure) -> str:
 
 
 def text(c: Campaign, rerun: str = "") -> str:
-    header = f"{'ruleset or profile':<34} {'positions':>9} {'mismatch':>8} {'failures':>8} {'skipped':>7} {'errored':>7} {'pos/s':>7}"
+    # mismatch, skipped and errored count the questions too; pos/s the positions alone
+    header = f"{'ruleset or profile':<34} {'positions':>9} {'questions':>9} {'mismatch':>8} {'failures':>8} {'skipped':>7} {'errored':>7} {'pos/s':>7}"
     rows = [header]
     for t in c.tallies:
         fails = sum(f.target == t.target for f in c.failures)
         rate = t.positions / t.seconds if t.seconds else 0.0
         rows.append(
-            f"{t.target:<34} {t.positions:>9} {t.mismatches:>8} {fails:>8} {t.skipped:>7} {t.errored:>7} {rate:>7.0f}"
+            f"{t.target:<34} {t.positions:>9} {t.questions:>9} {t.mismatches:>8} {fails:>8} {t.skipped:>7} {t.errored:>7} {rate:>7.0f}"
         )
     parts = [f"gammonspec fuzz: {c.engine} against the reference engine, seed {c.seed}", "\n".join(rows)]
     parts += [failure_text(i, f) for i, f in enumerate(c.failures, 1)]
     for t in c.tallies:
-        parts += [f"errored ({t.target}): {e}" for e in t.errors]
+        parts += [clipped(f"errored ({t.target}): {e}") for e in t.errors]  # each at most 300 characters
     if c.failures and any(f.draft for f in c.failures):
         folder = next(f.draft for f in c.failures if f.draft).parent
         parts.append(f"rerun the drafts: gammonspec run --cases {folder} {rerun}".rstrip())

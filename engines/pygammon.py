@@ -36,8 +36,8 @@ class Pygammon(MoveGenerator):
     name, module_name = "pygammon", "pygammon.core"
 
     def game(self, layout: Layout, side: Side, d1: int, d2: int) -> Any:
-        core, structures = self.module, self.module
-        first, second = structures.Side.FIRST, structures.Side.SECOND
+        core = self.module
+        first, second = core.Side.FIRST, core.Side.SECOND
         game = core.Game(first)
         mine, theirs = layout.points(side), layout.points(other(side))
         for i in range(24):

@@ -930,4 +930,11 @@ FAULTS: list[Fault] = [
         " race prime first-turn playout head mid home late block block-edge head-last home-one-out wide"
         " few frozen near-draw chain passed passed-start ended) (see gammonspec fuzz --help)",
     ),
+    _usage(  # a long unknown value and more after it: the first cut in its middle, the rest counted, within 300
+        "fuzz-unknown-kind-400-characters",
+        ("fuzz", "--kinds", "x" * 400 + ",barr,cc"),
+        "gammonspec fuzz: argument --kinds: unknown kind xxxxxx…xxxxx and 2 more (kinds: contact bar bear-off"
+        " stragglers one-out race prime first-turn playout head mid home late block block-edge head-last home-one-out"
+        " wide few frozen near-draw chain passed passed-start ended) (see gammonspec fuzz --help)",
+    ),
 ]

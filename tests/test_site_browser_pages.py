@@ -1,12 +1,12 @@
-"""Every built page in a real browser (headless Chromium): no page over 300 KB of HTML or 300 images, and each
-rules page's load time printed as a benchmark (a figure to read, not a timed assertion)."""
+"""The built pages in a real browser (headless Chromium): the size and images tests/test_site.py counts from the
+files are what the browser gets, and each rules page's load time printed as a benchmark (a figure to read, not a
+timed assertion)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from tests.test_site import MAX_IMAGES, MAX_PAGE
 from tests.test_site_browser import browser, server  # noqa: F401  (shared fixtures)
 
 RULES = ["backgammon/", "narde/", "crazy-narde/"]
@@ -20,14 +20,11 @@ def _static(html: bytes) -> int:
     return len(re.findall(rb"<img\b", html)) + len(re.findall(rb"<svg\b", html))
 
 
-def test_every_page_is_at_most_300_kb_and_300_images(browser: object, server: str, built: Path) -> None:  # noqa: F811
-    """Every page measured from its file; the browser, loading the largest pages and the rules pages, counts the
-    same images (so the count from the files is the count a reader's browser has)."""
+def test_the_browser_counts_the_images_the_files_hold(browser: object, server: str, built: Path) -> None:  # noqa: F811
+    """tests/test_site.py holds every page to 300 KB and 300 images, counted from its file; the browser, loading the
+    largest pages and the rules pages, gets the same size and count (so the files' count is what a reader gets)."""
     pages = {str(p.parent.relative_to(built)): p.read_bytes() for p in built.rglob("index.html")}
     assert len(pages) > 100, len(pages)  # the split-off pages are there
-    over = [f"{path}: {len(html) / 1000:.0f} KB, {_static(html)} images" for path, html in sorted(pages.items())
-            if len(html) > MAX_PAGE or _static(html) > MAX_IMAGES]
-    assert not over, over
     largest = sorted(pages, key=lambda p: len(pages[p]), reverse=True)[:4]
     most_images = sorted(pages, key=lambda p: _static(pages[p]), reverse=True)[:4]
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
@@ -39,7 +36,7 @@ def test_every_page_is_at_most_300_kb_and_300_images(browser: object, server: st
 
 def test_rules_pages_load_times(browser: object, server: str, record_property: object) -> None:  # noqa: F811
     """Each rules page loaded from the local server, cold: its HTML size, images and load time as benchmark lines
-    (tests/conftest.py prints them after the run); the bar is under 1 s."""
+    (tests/conftest.py prints them after the run), to read against the bar of 1 s; no test depends on speed."""
     for path in RULES:
         context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
         page = context.new_page()

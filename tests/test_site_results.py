@@ -130,3 +130,13 @@ def test_a_failure_count_of_the_grid_drills_down_to_that_engines_failing_cases(b
         section = page.split(f'id="{anchor}"', 1)[1].split("<h3", 1)[0].split("<h2", 1)[0]
         listed = re.findall(r"<li><code>([^<]+)</code>: <a href=\"[^\"]*#([^\"]+)\"", section)
         assert sorted(listed) == failed, p.name  # each failing case of the engine once, linked to its case
+
+
+def test_a_report_over_a_file_that_is_not_ours_starts_a_new_history(tmp_path: Path) -> None:
+    from gammonspec.conformance import engine_report
+
+    for earlier in ('{"history": [{"suite": "dev-build", "engine_version": "1", "date": ""}]}', '{"history": [{}]}',
+                    "not json", '["a list"]'):
+        (tmp_path / "my-engine.json").write_text(earlier)
+        path = engine_report.write(tmp_path, _report("0.1.0", "1.0", "2026-12-01", 6))
+        assert [(e["suite"], e["passed"]) for e in json.loads(path.read_text())["history"]] == [("0.1.0", 6)], earlier
