@@ -12,12 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from .cases import Case, suite
-from .cli import MOST_SECONDS, seconds
-from .engine import STARTUP_TIMEOUT, TIMEOUT, Engine, EngineFailure, EngineLoadError
-from .rulesets import Ruleset, rulesets
-from .runner import Filters, plan, run_one, skip_reason
+from gammonspec.conformance.cli import MOST_SECONDS, seconds
+from gammonspec.conformance.harness.cases import Case, suite
+from gammonspec.conformance.harness.runner import Filters, plan, run_one, skip_reason
+from gammonspec.model.interface import STARTUP_TIMEOUT, TIMEOUT, Engine, EngineFailure, EngineLoadError
+from gammonspec.model.rulesets import Ruleset, rulesets
 
 _ENGINE = pytest.StashKey[Engine]()
 _PAIRS = pytest.StashKey[list]()
@@ -55,7 +54,7 @@ class CaseItem(pytest.Item):
         if outcome.status == "skipped":
             pytest.skip(outcome.message)
         if outcome.status != "passed":
-            from .reports import describe_failure
+            from gammonspec.conformance.harness.reports import describe_failure
 
             raise CaseFailed(describe_failure(outcome))
 
@@ -87,10 +86,10 @@ def _engine(spec: str, timeout: float | None) -> Engine:
     """The engine of --gammonspec-engine; a --gammonspec-timeout given limits its start too, as --timeout does."""
     limits = (TIMEOUT, STARTUP_TIMEOUT) if timeout is None else (timeout, timeout)
     if spec.startswith("cmd:"):
-        from .subprocess_engine import SubprocessEngine
+        from gammonspec.conformance.harness.subprocess_engine import SubprocessEngine
 
         return SubprocessEngine(spec[4:], *limits)
-    from .python_engine import PythonEngine
+    from gammonspec.conformance.harness.python_engine import PythonEngine
 
     return PythonEngine(spec, *limits)
 
@@ -100,7 +99,7 @@ def pytest_configure(config: pytest.Config) -> None:
     spec = config.getoption("--gammonspec-engine", None)
     if not spec:
         return
-    from .launch import why_nothing_runs
+    from gammonspec.conformance.harness.launch import why_nothing_runs
 
     chosen = config.getoption("--gammonspec-ruleset")
     unknown = sorted(set(chosen) - set(rulesets()))

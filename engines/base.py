@@ -8,9 +8,9 @@ from collections.abc import Callable, Hashable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NoReturn, TypeVar
 
-from gammonspec.conformance.engine import EngineInfo, EngineLoadError, Skip
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import Layout, Side, State
+from gammonspec.model.interface import EngineInfo, EngineLoadError, Skip
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import Layout, Side, State
 
 
 def third_party(module: str, extra: str) -> Any:

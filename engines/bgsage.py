@@ -11,7 +11,7 @@ Deviations the suite finds (site/results/bgsage.json), the one backgammon legal-
 
 from __future__ import annotations
 
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.state import Layout, Side
 
 from .base import MoveGenerator
 from .boards import from_bgsage, to_bgsage

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gammonspec.conformance.games import GAME_DATA
-from gammonspec.conformance.state import CHECKERS, Layout, Side, other
+from gammonspec.model.games import GAME_DATA
+from gammonspec.model.state import CHECKERS, Layout, Side, other
 
 GAME = "backgammon"
 MIRROR = GAME_DATA[GAME].mirror  # MIRROR[p]: the other side's number of my point p

@@ -10,7 +10,7 @@ Deviations the suite finds (site/results/gammonview.json): none; every backgammo
 
 from __future__ import annotations
 
-from gammonspec.conformance.state import Layout, Side, other
+from gammonspec.model.state import Layout, Side, other
 
 from .base import MoveGenerator
 from .boards import MIRROR, layout_of

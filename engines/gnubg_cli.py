@@ -20,8 +20,8 @@ import subprocess
 from pathlib import Path
 from typing import IO
 
-from gammonspec.conformance.engine import EngineLoadError
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.interface import EngineLoadError
+from gammonspec.model.state import Layout, Side
 
 from .base import MoveGenerator
 from .boards import from_gnubg, gnubg_after, to_gnubg

@@ -8,7 +8,7 @@ Deviations the suite finds (site/results/gnubg-nn.json): none; every backgammon 
 
 from __future__ import annotations
 
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.state import Layout, Side
 
 from .base import MoveGenerator
 from .boards import from_gnubg, to_gnubg

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.state import Layout, Side
 
 from .base import MoveGenerator
 from .boards import from_gnubg, gnubg_after, to_gnubg

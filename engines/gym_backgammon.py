@@ -22,8 +22,8 @@ from __future__ import annotations
 import importlib.util
 from types import ModuleType
 
-from gammonspec.conformance.engine import EngineLoadError
-from gammonspec.conformance.state import Layout, Side, other
+from gammonspec.model.interface import EngineLoadError
+from gammonspec.model.state import Layout, Side, other
 
 from .base import MoveGenerator
 from .boards import MIRROR, layout_of

@@ -17,7 +17,7 @@ What its source does differently (file:line in magmacrunch-backgammon 0.1.1):
 
 from __future__ import annotations
 
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.state import Layout, Side
 
 from .base import MoveGenerator
 from .boards import from_bgsage, to_bgsage

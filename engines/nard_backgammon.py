@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.state import Layout, Side
 
 from .base import MoveGenerator, turn_ends
 

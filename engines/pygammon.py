@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gammonspec.conformance.state import Layout, Side, other
+from gammonspec.model.state import Layout, Side, other
 
 from .base import MoveGenerator
 from .boards import MIRROR, layout_of

@@ -26,7 +26,7 @@ import copy
 import os
 from typing import Any
 
-from gammonspec.conformance.state import Layout, Side, other
+from gammonspec.model.state import Layout, Side, other
 
 from .base import MoveGenerator, third_party
 from .boards import MIRROR, layout_of

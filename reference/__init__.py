@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gammonspec.conformance import __version__
-from gammonspec.conformance.engine import CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening
-from gammonspec.conformance.rulesets import Rules, rulesets
-from gammonspec.conformance.state import Layout, Segment, State
+from gammonspec.model import __version__
+from gammonspec.model.interface import CubeOutcome, EngineInfo, GameResult, MatchOutcome, Opening
+from gammonspec.model.rulesets import Rules, rulesets
+from gammonspec.model.state import Layout, Segment, State
 
 from .cube import cube_action, match_after_game, may_double
 from .movegen import SegmentPlays, search

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.engine import CubeOutcome, GameResult, MatchOutcome
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import CUBE_VALUES, SIDES, Cube, Match, Side, State, other
+from gammonspec.model.interface import CubeOutcome, GameResult, MatchOutcome
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import CUBE_VALUES, SIDES, Cube, Match, Side, State, other
 
 CEILING = CUBE_VALUES[-1]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import Layout, Segment, Side, State, TurnContext
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import Layout, Segment, Side, State, TurnContext
 
 from . import rules as r
 from .packed import (

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.engine import Opening
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import Cube, Match, Side
+from gammonspec.model.interface import Opening
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import Cube, Match, Side
 
 
 def previous_winner_starts(game_number: int, previous_winner: Side | None, rules: Rules) -> bool:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
-from gammonspec.conformance.games import CHECKERS, GAME_DATA
-from gammonspec.conformance.state import Layout, Side
+from gammonspec.model.games import CHECKERS, GAME_DATA
+from gammonspec.model.state import Layout, Side
 
 OFF, BAR = 0, 25
 SLOT = tuple(1 << 8 * i for i in range(26))  # one checker at slot i

@@ -11,9 +11,9 @@ from functools import cache
 from itertools import compress
 from operator import itemgetter
 
-from gammonspec.conformance.games import CHECKERS, HEAD
-from gammonspec.conformance.rulesets import Rules, Switches
-from gammonspec.conformance.state import TurnContext
+from gammonspec.model.games import CHECKERS, HEAD
+from gammonspec.model.rulesets import Rules, Switches
+from gammonspec.model.state import TurnContext
 
 from .packed import BAR, FIRST_QUARTER, HOME, OUTSIDE, Geometry, occupied
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gammonspec.conformance.engine import GameResult
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, State, other
+from gammonspec.model.interface import GameResult
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import CHECKERS, SIDES, Layout, Side, State, other
 
 from .cube import jacoby
 

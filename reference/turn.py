@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gammonspec.conformance.games import HEAD
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import Segment, State
+from gammonspec.model.games import HEAD
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import Segment, State
 
 from .movegen import Layouts, Position, search_view
 from .packed import geometry

@@ -20,16 +20,18 @@ from typing import Any
 
 import legend
 import yaml
-from gammonspec.conformance import engine_report, position_ids
-from gammonspec.conformance.cases import Case, Step, suite
-from gammonspec.conformance.contested import contests, game_rulesets, why_none
-from gammonspec.conformance.coverage import HEADING, cases_by_rule, clauses
-from gammonspec.conformance.diagram import svg
-from gammonspec.conformance.games import GAME_DATA
-from gammonspec.conformance.links import link_line, link_rule_ids
-from gammonspec.conformance.matrix import MARKER
-from gammonspec.conformance.rulesets import accepted, registry, rulesets
-from gammonspec.conformance.state import GAMES, Layout, State, other, start_layout
+from gammonspec.conformance.harness.cases import Case, Step, suite
+from gammonspec.conformance.harness.coverage import cases_by_rule
+from gammonspec.conformance.tools import engine_report
+from gammonspec.conformance.tools.contested import contests, game_rulesets, why_none
+from gammonspec.conformance.tools.diagram import svg
+from gammonspec.conformance.tools.links import link_line, link_rule_ids
+from gammonspec.conformance.tools.matrix import MARKER
+from gammonspec.model import position_ids
+from gammonspec.model.clauses import HEADING, clauses
+from gammonspec.model.games import GAME_DATA
+from gammonspec.model.rulesets import accepted, registry, rulesets
+from gammonspec.model.state import GAMES, Layout, State, other, start_layout
 from mkdocs.structure.files import File, Files
 
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance import diagram as d
-from gammonspec.conformance.state import Cube, Layout, State, start_layout
+from gammonspec.conformance.tools import diagram as d
+from gammonspec.model.state import Cube, Layout, State, start_layout
 
 PAGE = "legend.md"
 # Compact key, one line atop each board page; the full legend is one click away.

@@ -52,10 +52,10 @@ sys.path.insert(0, str(HERE))
 
 import bench_engine  # noqa: E402
 import crosscheck_gnubg as cc  # noqa: E402
-from gammonspec.conformance.cases import suite  # noqa: E402
-from gammonspec.conformance.rulesets import rulesets  # noqa: E402
-from gammonspec.conformance.runner import Filters, plan, run, run_one  # noqa: E402
-from gammonspec.conformance.state import Layout, Segment, State, TurnContext  # noqa: E402
+from gammonspec.conformance.harness.cases import suite  # noqa: E402
+from gammonspec.conformance.harness.runner import Filters, plan, run, run_one  # noqa: E402
+from gammonspec.model.rulesets import rulesets  # noqa: E402
+from gammonspec.model.state import Layout, Segment, State, TurnContext  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
 from gammonspec.reference.movegen import legal_plays, search  # noqa: E402
 
@@ -92,8 +92,8 @@ def bench_suite() -> None:
 
 def bench_serve(repeat: int) -> None:
     """The suite through `gammonspec serve` beside the same run in process, start-up excluded, alternating passes."""
-    from gammonspec.conformance.python_engine import PythonEngine
-    from gammonspec.conformance.subprocess_engine import SubprocessEngine
+    from gammonspec.conformance.harness.python_engine import PythonEngine
+    from gammonspec.conformance.harness.subprocess_engine import SubprocessEngine
 
     pairs = plan(suite(), rulesets(), Filters())
     process = SubprocessEngine(f"{sys.executable} -m gammonspec.conformance.cli serve")

@@ -36,17 +36,17 @@ def use_tree(root: Path) -> None:
 
 
 def read_states() -> list[tuple[object, object]]:
-    from gammonspec.conformance.rulesets import rulesets
-    from gammonspec.conformance.state import State
+    from gammonspec.model.rulesets import rulesets
+    from gammonspec.model.state import State
 
     known = rulesets()
     return [(State.from_wire(d["state"]), known[d["ruleset"]].rules()) for d in map(json.loads, sys.stdin)]
 
 
 def drive(name: str) -> None:
-    from gammonspec.conformance.engine import load_engine
-    from gammonspec.conformance.rulesets import rulesets
-    from gammonspec.conformance.state import State
+    from gammonspec.conformance.harness.loading import load_engine
+    from gammonspec.model.rulesets import rulesets
+    from gammonspec.model.state import State
 
     engine, known = load_engine(name), rulesets()
     for line in sys.stdin:

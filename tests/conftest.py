@@ -10,10 +10,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from gammonspec.conformance import cli
-from gammonspec.conformance.cases import Case, Loaded, load_file
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.state import CHECKERS, SIDES, Layout
+from gammonspec.conformance.harness.cases import Case, Loaded, load_file
+from gammonspec.model.rulesets import rulesets
+from gammonspec.model.state import CHECKERS, SIDES, Layout
 from hypothesis import settings
 
 # No test depends on wall-clock speed: hypothesis never fails an example for taking long.
@@ -155,8 +154,8 @@ def mini(mini_path: Path) -> list[Case]:
 @pytest.fixture
 def mini_cli(monkeypatch: pytest.MonkeyPatch, mini: list[Case]) -> list[Case]:
     """The CLI sees the mini suite and the one backgammon ruleset."""
-    monkeypatch.setattr("gammonspec.conformance.cases.shipped", lambda: Loaded(tuple(mini), ()))
-    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
+    monkeypatch.setattr("gammonspec.conformance.harness.cases.shipped", lambda: Loaded(tuple(mini), ()))
+    monkeypatch.setattr("gammonspec.conformance.commands.rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     return mini
 
 
@@ -181,11 +180,11 @@ def answer_table(tmp_path_factory) -> Path:
 
     Recorded through SubprocessEngine's own request building, with the process replaced by
     protocol.answer, so the keys are exactly what the fake process will be sent."""
-    from gammonspec.conformance import PROTOCOL_VERSION
-    from gammonspec.conformance.protocol import answer
-    from gammonspec.conformance.rulesets import rulesets
-    from gammonspec.conformance.runner import Filters, plan, run
-    from gammonspec.conformance.subprocess_engine import SubprocessEngine
+    from gammonspec.conformance.harness.protocol import answer
+    from gammonspec.conformance.harness.runner import Filters, plan, run
+    from gammonspec.conformance.harness.subprocess_engine import SubprocessEngine
+    from gammonspec.model import PROTOCOL_VERSION
+    from gammonspec.model.rulesets import rulesets
     from gammonspec.reference import ReferenceEngine
 
     reference = ReferenceEngine()

@@ -1,4 +1,4 @@
-"""Independent backgammon move generators, and random positions (from conformance/generators.py) to compare with.
+"""Independent backgammon move generators, and random positions (from conformance/tools/generators.py) to compare with.
 
 Used by tests/test_crosscheck_backgammon.py and tests/bench.py.  Two independent generators, both
 optional (`pip install -e .[crosscheck]`), both listing every distinct resulting position:
@@ -25,19 +25,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gammonspec.conformance.board import draw
-from gammonspec.conformance.generators import (
+from gammonspec.conformance.harness.board import draw
+from gammonspec.conformance.tools.generators import (
     position_almost_home,
     position_bar,
     position_bearoff,
     position_contact,
     random_dice,
 )
-from gammonspec.conformance.notation import describe
-from gammonspec.conformance.position_ids import encode_gnubg
-from gammonspec.conformance.rulesets import Rules, rulesets
-from gammonspec.conformance.state import CHECKERS, SIDES, Layout, Side, TurnContext, other, start_layout
 from gammonspec.engines.boards import from_bgsage, from_gnubg, to_bgsage, to_gnubg
+from gammonspec.model.notation import describe
+from gammonspec.model.position_ids import encode_gnubg
+from gammonspec.model.rulesets import Rules, rulesets
+from gammonspec.model.state import CHECKERS, SIDES, Layout, Side, TurnContext, other, start_layout
 from gammonspec.reference.movegen import legal_plays
 
 GAME = "backgammon"
@@ -69,7 +69,7 @@ def bgsage_plays(possible_moves: Callable[..., Any], layout: Layout, side: Side,
     return {from_bgsage(list(b), side) for b in boards}
 
 
-# --- random positions (conformance/generators.py, shared with gammonspec fuzz) ---------------------
+# --- random positions (conformance/tools/generators.py, shared with gammonspec fuzz) ---------------------
 
 
 def game_over(layout: Layout) -> bool:

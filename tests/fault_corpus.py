@@ -24,8 +24,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gammonspec.conformance import PROTOCOL_VERSION
-from gammonspec.conformance.terminal import MAX_MESSAGE
+from gammonspec.model import PROTOCOL_VERSION
+from gammonspec.model.terminal import MAX_MESSAGE
 
 CLASSES = ("hang", "traceback", "lost-result", "unclear-message", "protocol-doc", "cli-misuse")
 ENGINES = Path(__file__).resolve().parent / "engines"

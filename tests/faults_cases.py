@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import MINI_SUITE
 from fault_corpus import Fault
 from gammonspec.conformance.cli import _parser
-from gammonspec.conformance.coverage import clauses
+from gammonspec.model.clauses import clauses
 from test_loading import GOOD  # the valid one-case file (test_loading.py says its line numbers)
 
 KNOWN_RULESETS = "backgammon, crazy-narde, gul-bara, narde-guide, narde-variant"

@@ -860,7 +860,7 @@ FAULTS: list[Fault] = [
         "unclear-message",
         "python-not-callable",
         ("run", "-q", "--engine", "bad_python:not_callable"),
-        "gammonspec: 'bad_python:not_callable' is not an engine: it has no info() method (see gammonspec.conformance.engine.Engine)",
+        "gammonspec: 'bad_python:not_callable' is not an engine: it has no info() method (see gammonspec.model.interface.Engine)",
         2,
     ),
     Fault(
@@ -929,14 +929,14 @@ FAULTS: list[Fault] = [
         "traceback",
         "python-info-returns-dict",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:InfoDict"),
-        "gammonspec: engine 'bad_python:InfoDict': info() returned dict, expected a gammonspec.conformance.engine.EngineInfo",
+        "gammonspec: engine 'bad_python:InfoDict': info() returned dict, expected a gammonspec.model.interface.EngineInfo",
         2,
     ),
     Fault(
         "traceback",
         "python-info-returns-none",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:InfoNone"),
-        "gammonspec: engine 'bad_python:InfoNone': info() returned NoneType, expected a gammonspec.conformance.engine.EngineInfo",
+        "gammonspec: engine 'bad_python:InfoNone': info() returned NoneType, expected a gammonspec.model.interface.EngineInfo",
         2,
     ),
     Fault(
@@ -1016,7 +1016,7 @@ FAULTS: list[Fault] = [
         "unclear-message",
         "python-no-info",
         ("run", "-q", "--case", "bg-bar-enter-either-number-white", "--engine", "bad_python:NoInfo"),
-        "gammonspec: 'bad_python:NoInfo' is not an engine: it has no info() method (see gammonspec.conformance.engine.Engine)",
+        "gammonspec: 'bad_python:NoInfo' is not an engine: it has no info() method (see gammonspec.model.interface.Engine)",
         2,
     ),
     Fault(
@@ -1220,7 +1220,7 @@ FAULTS: list[Fault] = [
         "traceback",
         "serve-engine-info-dict",
         ("serve", "--engine", "bad_python:InfoDict"),
-        "gammonspec: engine 'bad_python:InfoDict': info() returned dict, expected a gammonspec.conformance.engine.EngineInfo",
+        "gammonspec: engine 'bad_python:InfoDict': info() returned dict, expected a gammonspec.model.interface.EngineInfo",
         2,
     ),
     Fault(

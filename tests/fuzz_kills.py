@@ -1,4 +1,4 @@
-"""How many of the named rule mutants (conformance/mutants.py) `gammonspec fuzz` finds.
+"""How many of the named rule mutants (conformance/tools/mutants.py) `gammonspec fuzz` finds.
 
 Each mutant's reference engine (tests/engines/mutant_engine.py, in process) is fuzzed under each ruleset in turn,
 then under each ruleset with options with those at their other values, `--count` states per target (seed 0),
@@ -23,10 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "engines"))
 
-from gammonspec.conformance import fuzz, profiles  # noqa: E402
-from gammonspec.conformance.mutants import all_mutants  # noqa: E402
-from gammonspec.conformance.rulesets import rulesets  # noqa: E402
-from gammonspec.conformance.runner import Target  # noqa: E402
+from gammonspec.conformance.harness.runner import Target  # noqa: E402
+from gammonspec.conformance.tools import fuzz
+from gammonspec.conformance.tools.mutants import all_mutants  # noqa: E402
+from gammonspec.model import profiles  # noqa: E402
+from gammonspec.model.rulesets import rulesets  # noqa: E402
 from mutant_engine import MutantEngine  # noqa: E402
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "engines"))
 
-from gammonspec.conformance.cases import suite  # noqa: E402
-from gammonspec.conformance.identify import Answer, Model, answer, identify  # noqa: E402
-from gammonspec.conformance.profiles import Profile, flips  # noqa: E402
-from gammonspec.conformance.rulesets import Ruleset, rulesets  # noqa: E402
-from gammonspec.conformance.runner import run_one  # noqa: E402
+from gammonspec.conformance.harness.cases import suite  # noqa: E402
+from gammonspec.conformance.harness.runner import run_one  # noqa: E402
+from gammonspec.conformance.tools.identify import Answer, Model, answer, identify  # noqa: E402
+from gammonspec.model.profiles import Profile, flips  # noqa: E402
+from gammonspec.model.rulesets import Ruleset, rulesets  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
 from profile_engines import plays_as  # noqa: E402
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from gammonspec.conformance.rulesets import Rules
-from gammonspec.conformance.state import Layout, Segment, TurnContext, mirror, other
+from gammonspec.model.rulesets import Rules
+from gammonspec.model.state import Layout, Segment, TurnContext, mirror, other
 
 HEAD = 24
 CHECKERS = 15

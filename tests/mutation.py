@@ -1,4 +1,4 @@
-"""The mutation check: every named rule mutant of the reference engine (conformance/mutants.py) must fail
+"""The mutation check: every named rule mutant of the reference engine (conformance/tools/mutants.py) must fail
 at least MIN_KILLS cases of the suite.
 
 Loads the suite once, runs it in process against the unmutated engine (it must pass everything),
@@ -18,10 +18,10 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gammonspec.conformance import runner
-from gammonspec.conformance.cases import Case, suite
-from gammonspec.conformance.mutants import Mutant, all_mutants
-from gammonspec.conformance.rulesets import Ruleset, rulesets
+from gammonspec.conformance.harness import runner
+from gammonspec.conformance.harness.cases import Case, suite
+from gammonspec.conformance.tools.mutants import Mutant, all_mutants
+from gammonspec.model.rulesets import Ruleset, rulesets
 from gammonspec.reference import ReferenceEngine
 
 MIN_KILLS = 2

@@ -23,8 +23,8 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent))
 
 import independent_crazy  # noqa: E402
-from gammonspec.conformance.rulesets import Rules, rulesets  # noqa: E402
-from gammonspec.conformance.state import Layout, Side, TurnContext, other, start_layout  # noqa: E402
+from gammonspec.model.rulesets import Rules, rulesets  # noqa: E402
+from gammonspec.model.state import Layout, Side, TurnContext, other, start_layout  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 Turn = Callable[[Layout, Side, tuple[int, int], TurnContext, Rules], set[Layout]]
@@ -135,7 +135,7 @@ def table(ruleset: str, depth: int) -> dict:
 
 def check(names: list[str]) -> int:
     """Every depth of each published table against this oracle and against the reference engine; 1 on a difference."""
-    from gammonspec.conformance.perft import Node, Perft, published
+    from gammonspec.conformance.tools.perft import Node, Perft, published
     from gammonspec.reference import ReferenceEngine
 
     wrong = 0

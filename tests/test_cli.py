@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from conftest import ENGINES, MINI_IDS, MINI_SUITE, dedent
-from gammonspec.conformance import PROTOCOL_VERSION, __version__, cli
-from gammonspec.conformance.cases import load
-from gammonspec.conformance.rulesets import rulesets
+from gammonspec.conformance import cli
+from gammonspec.conformance.harness.cases import load
+from gammonspec.model import PROTOCOL_VERSION, __version__
+from gammonspec.model.rulesets import rulesets
 
 FAILING = ["mini-spread-65", "mini-hit-65", "mini-count-44"]  # what DropOne gets wrong
 
@@ -114,8 +115,8 @@ def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
             derivation: by hand, from the rules
     """)
     )
-    monkeypatch.setattr("gammonspec.conformance.cases.shipped", lambda: load([tmp_path / "cases"]))
-    monkeypatch.setattr(cli, "rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
+    monkeypatch.setattr("gammonspec.conformance.harness.cases.shipped", lambda: load([tmp_path / "cases"]))
+    monkeypatch.setattr("gammonspec.conformance.commands.rulesets", lambda: {"backgammon": rulesets()["backgammon"]})
     assert cli.main(["run", "-q"]) == 2
     first, last = capsys.readouterr().err.splitlines()  # one clear error, then why nothing ran
     assert first == f"gammonspec: {bad}:8: cases/0/roll/1: 9 is greater than the maximum of 6"
@@ -496,7 +497,7 @@ def test_a_failing_case_with_an_id_of_600_characters(tmp_path, capsys):
 
 
 def test_a_line_too_long_loses_the_middle_of_its_long_words_first():
-    from gammonspec.conformance.terminal import MAX_MESSAGE, clipped, fitted
+    from gammonspec.model.terminal import MAX_MESSAGE, clipped, fitted
 
     line = f"c.yaml:4: case {'x' * 1000}: unknown rule " + "and more words " * 5
     assert clipped(line) == f"c.yaml:4: case {'x' * 30}…{'x' * 28}: unknown rule " + "and more words " * 4 + "and more words"

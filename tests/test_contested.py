@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.contested import _position, contests, game_rulesets, why_none
-from gammonspec.conformance.rulesets import accepted, registry, rulesets
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.tools.contested import _position, contests, game_rulesets, why_none
+from gammonspec.model.rulesets import accepted, registry, rulesets
 
 
 def test_every_contest_compares_one_position_under_values_no_ruleset_holds_together() -> None:

@@ -31,9 +31,9 @@ import random
 from dataclasses import replace
 
 import pytest
-from gammonspec.conformance.generators import STYLES, passed_numbers, styled_layout
-from gammonspec.conformance.rulesets import Rules, rulesets
-from gammonspec.conformance.state import (
+from gammonspec.conformance.tools.generators import STYLES, passed_numbers, styled_layout
+from gammonspec.model.rulesets import Rules, rulesets
+from gammonspec.model.state import (
     CHECKERS,
     HEAD,
     Layout,

@@ -19,8 +19,8 @@ from functools import cache
 
 import crosscheck_gnubg as cc
 import pytest
-from gammonspec.conformance.position_ids import encode_gnubg
-from gammonspec.conformance.state import CHECKERS, Layout, other, start_layout
+from gammonspec.model.position_ids import encode_gnubg
+from gammonspec.model.state import CHECKERS, Layout, other, start_layout
 
 EXTRA = "the optional extra 'crosscheck' (pip install -e .[crosscheck])"
 if not any(importlib.util.find_spec(m) for m in ("gnubg_nn", "bgsage")):

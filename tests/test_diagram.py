@@ -5,9 +5,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.diagram import VISIBLE, heads, pips, svg
-from gammonspec.conformance.state import Cube, Layout, State, start_layout
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.tools.diagram import VISIBLE, heads, pips, svg
+from gammonspec.model.state import Cube, Layout, State, start_layout
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.cases import read_file
-from gammonspec.conformance.yamlio import load_yaml
+from gammonspec.conformance.harness.cases import read_file
+from gammonspec.model.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "spec").glob("*.md")) + [ROOT / "README.md"]
@@ -86,9 +86,9 @@ def test_the_skip_and_error_examples_are_read_as_such(tmp_path, kind, status):
 
 
 def test_the_state_example_of_the_protocol_page_is_a_state_the_serve_process_answers(tmp_path):
-    from gammonspec.conformance.protocol import decode
-    from gammonspec.conformance.rulesets import rulesets
-    from gammonspec.conformance.subprocess_engine import SubprocessEngine
+    from gammonspec.conformance.harness.protocol import decode
+    from gammonspec.conformance.harness.subprocess_engine import SubprocessEngine
+    from gammonspec.model.rulesets import rulesets
 
     (text,) = [t for where, kind, t in EXAMPLES if where.startswith("protocol.md") and '"turn": "white"' in t]
     state = json.loads(text)
@@ -96,7 +96,7 @@ def test_the_state_example_of_the_protocol_page_is_a_state_the_serve_process_ans
     decode(json.dumps(request), "to_engine")  # the page's state, as a request carries it, follows the schema
     engine = SubprocessEngine(shlex.join([sys.executable, "-m", "gammonspec.conformance.cli", "serve"]))
     try:
-        from gammonspec.conformance.state import State
+        from gammonspec.model.state import State
 
         plays = engine.legal_plays(State.from_wire(state), rulesets()["backgammon"].rules())
     finally:

@@ -7,11 +7,12 @@ import re
 
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.engine import EngineLoadError, load_engine
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import Filters, plan, run
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.loading import load_engine
+from gammonspec.conformance.harness.runner import Filters, plan, run
 from gammonspec.engines.base import third_party
+from gammonspec.model.interface import EngineLoadError
+from gammonspec.model.rulesets import rulesets
 
 # The deviations each adapter's docstring records, found by the suite.
 DEVIATIONS = {"gnubg-nn": set(), "bgsage": {"bg-bearoff-hit-first-to-use-both-numbers"}, "gammonview": set()}

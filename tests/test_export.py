@@ -11,7 +11,9 @@ import sys
 
 import jsonschema
 import pytest
-from gammonspec.conformance import __version__, cli, export
+from gammonspec.conformance import cli
+from gammonspec.conformance.tools import export
+from gammonspec.model import __version__
 
 # One case for every kind of request and expectation the suite has.
 IDS = [

@@ -14,12 +14,13 @@ from dataclasses import replace
 
 import pytest
 from conftest import ENGINES
-from gammonspec.conformance import cli, fuzz, fuzz_queries, fuzz_report, generators
-from gammonspec.conformance.cases import load, read_file
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import run_one
-from gammonspec.conformance.state import Layout, State, TurnContext
+from gammonspec.conformance import cli
+from gammonspec.conformance.harness.cases import load, read_file
+from gammonspec.conformance.harness.runner import run_one
+from gammonspec.conformance.tools import fuzz, fuzz_queries, fuzz_report, generators
+from gammonspec.model.interface import EngineInfo
+from gammonspec.model.rulesets import rulesets
+from gammonspec.model.state import Layout, State, TurnContext
 from gammonspec.reference import ReferenceEngine
 from mutant_engine import MutantEngine
 

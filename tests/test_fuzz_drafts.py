@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 import yaml
-from gammonspec.conformance import fuzz_report, generators, steps
-from gammonspec.conformance.cases import load
-from gammonspec.conformance.notation import apply, check_numbers, describe, spell
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import judge_plays
-from gammonspec.conformance.state import Layout, State, TurnContext
+from gammonspec.conformance.harness import steps
+from gammonspec.conformance.harness.cases import load
+from gammonspec.conformance.harness.runner import judge_plays
+from gammonspec.conformance.tools import fuzz_report, generators
+from gammonspec.model.notation import apply, check_numbers, describe, spell
+from gammonspec.model.rulesets import rulesets
+from gammonspec.model.state import Layout, State, TurnContext
 from gammonspec.reference import ReferenceEngine
 
 NARDE_76 = Layout("narde", (0,) * 5 + (2, 1) + (0,) * 16 + (12,), (0,) * 23 + (15,))  # white 6(2), 7, head 12

@@ -12,9 +12,10 @@ import sys
 
 import pytest
 from conftest import ENGINES
-from gammonspec.conformance import cli, fuzz
-from gammonspec.conformance.mutants import all_mutants
-from gammonspec.conformance.rulesets import rulesets
+from gammonspec.conformance import cli
+from gammonspec.conformance.tools import fuzz
+from gammonspec.conformance.tools.mutants import all_mutants
+from gammonspec.model.rulesets import rulesets
 from mutant_engine import MutantEngine
 
 RULE = {m.name: m.rule for m in all_mutants()}
@@ -110,8 +111,8 @@ def test_a_double_played_as_two_moves_refutes_exact_only_bear_off() -> None:
     otherwise: non-doubles refute the flip, and only doubles can support it (the mutant changes doubles only)."""
     import random
 
-    from gammonspec.conformance import generators
-    from gammonspec.conformance.fuzz_evidence import Reading, Seen, weigh
+    from gammonspec.conformance.tools import generators
+    from gammonspec.conformance.tools.fuzz_evidence import Reading, Seen, weigh
 
     target = rulesets()["backgammon"]
     rules, engine = target.rules(), MutantEngine("double-two-moves")

@@ -8,10 +8,10 @@ import deviant_engines as de
 import fake_engines as fe
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.identify import identify
-from gammonspec.conformance.identify_report import to_json
-from gammonspec.conformance.rulesets import rulesets
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.tools.identify import identify
+from gammonspec.conformance.tools.identify_report import to_json
+from gammonspec.model.rulesets import rulesets
 from gammonspec.reference import ReferenceEngine
 from identify_flips import FLIPS, KNOWN_GAPS, MODEL, check
 

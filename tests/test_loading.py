@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gammonspec.conformance.cases import load_all, load_file, read_file
-from gammonspec.conformance.notation import apply
-from gammonspec.conformance.state import start_layout
-from gammonspec.conformance.yamlio import DataError, load_yaml
+from gammonspec.conformance.harness.cases import load_all, load_file, read_file
+from gammonspec.model.notation import apply
+from gammonspec.model.state import start_layout
+from gammonspec.model.yamlio import DataError, load_yaml
 
 # line numbers:  1 game, 2 cases, 3 id, 4 rules, 5 title, 6 position, 7 turn, 8 roll, 9 expect,
 # 10 plays, 11 first play, 12 second play, 13 derivation

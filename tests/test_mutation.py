@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import mutation
-from gammonspec.conformance import runner
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.mutants import all_mutants
-from gammonspec.conformance.rulesets import rulesets
+from gammonspec.conformance.harness import runner
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.tools.mutants import all_mutants
+from gammonspec.model.rulesets import rulesets
 from gammonspec.reference import cube, rules
 
 
@@ -58,7 +58,7 @@ def test_unknown_mutant_is_bad_usage(capsys):
 
 
 def test_explaining_names_the_mutant_whose_answer_an_engine_gives() -> None:
-    from gammonspec.conformance.mutants import explaining
+    from gammonspec.conformance.tools.mutants import explaining
     from gammonspec.reference import ReferenceEngine
 
     case = next(c for c in suite() if c.id == "bg-higher-die-single-checker")
@@ -77,7 +77,7 @@ def test_a_mutant_holds_the_rule_functions_against_other_threads() -> None:
     order: none is left behind.  While one is applied, no other thread may apply one or ask the fuzz oracle."""
     import threading
 
-    from gammonspec.conformance.mutants import LOCK
+    from gammonspec.conformance.tools.mutants import LOCK
 
     original = rules.bear_off_allowed
     taken: list[bool] = []

@@ -16,9 +16,9 @@ import os
 import random
 
 import pytest
-from gammonspec.conformance.generators import styled_layout
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.state import CHECKERS, HEAD, Layout, TurnContext
+from gammonspec.conformance.tools.generators import styled_layout
+from gammonspec.model.rulesets import rulesets
+from gammonspec.model.state import CHECKERS, HEAD, Layout, TurnContext
 from gammonspec.reference.movegen import legal_plays
 from independent_crazy import legal_results
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 from conftest import layout
-from gammonspec.conformance.notation import BAR, OFF, NotationError, apply, check_numbers, describe, parse
-from gammonspec.conformance.state import SIDES, Layout, Side, other, start_layout
+from gammonspec.model.notation import BAR, OFF, NotationError, apply, check_numbers, describe, parse
+from gammonspec.model.state import SIDES, Layout, Side, other, start_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import perft_independent
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.perft import ROLLS, Node, Perft, published, roll_text
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.state import State, start_layout
+from gammonspec.conformance.tools.perft import ROLLS, Node, Perft, published, roll_text
+from gammonspec.model.rulesets import rulesets
+from gammonspec.model.state import State, start_layout
 from gammonspec.reference import ReferenceEngine
 
 MUTANT = f"{sys.executable} {Path(__file__).parent / 'engines' / 'mutant_engine.py'}"
@@ -148,9 +148,9 @@ def test_a_state_file_with_only_what_perft_reads_is_counted(tmp_path, capsys):
 def test_a_bear_off_or_a_hit_reads_as_the_movers_play_alone():
     """The other side is named only where its own checkers were played (passed numbers), not where the mover
     bore off or hit (this read '6/off; black: <not a play from this position: ...>')."""
-    from gammonspec.conformance.notation import apply
-    from gammonspec.conformance.perft import play_text
-    from gammonspec.conformance.state import Layout
+    from gammonspec.conformance.tools.perft import play_text
+    from gammonspec.model.notation import apply
+    from gammonspec.model.state import Layout
 
     white, black = [0] * 24, [0] * 24
     white[5], white[0], white[12], black[17], black[23] = 2, 1, 1, 1, 1  # black's 18 is white's 7

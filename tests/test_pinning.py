@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.cases import load_file, suite
 from gammonspec.conformance.cli import main
-from gammonspec.conformance.pinning import check, flips, ok, table
-from gammonspec.conformance.rulesets import rulesets
+from gammonspec.conformance.harness.cases import load_file, suite
+from gammonspec.conformance.tools.pinning import check, flips, ok, table
+from gammonspec.model.rulesets import rulesets
 from gammonspec.reference import ReferenceEngine
 
 # A mars (black bore off none, all past its first quarter) is a gammon under backgammon scoring: the
@@ -52,7 +52,7 @@ def test_pinning_the_switch_clears_it_and_the_pinned_change_still_shows(tmp_path
 
 def test_every_switch_value_and_option_value_is_flipped_once_per_ruleset():
     all_flips = flips(rulesets().values())
-    from gammonspec.conformance.rulesets import registry
+    from gammonspec.model.rulesets import registry
 
     switches = registry()["switches"]
     expected = sum(

@@ -6,8 +6,8 @@ import base64
 import random
 
 import pytest
-from gammonspec.conformance.position_ids import decode_gnubg, decode_xgid, encode_gnubg, encode_xgid
-from gammonspec.conformance.state import CHECKERS, SIDES, Cube, Layout, Match, Side, StateError, mirror, start_layout
+from gammonspec.model.position_ids import decode_gnubg, decode_xgid, encode_gnubg, encode_xgid
+from gammonspec.model.state import CHECKERS, SIDES, Cube, Layout, Match, Side, StateError, mirror, start_layout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -7,13 +7,14 @@ import sys
 
 import pytest
 from conftest import ENGINES, dedent
-from gammonspec.conformance import cli, profiles
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.profiles import Profile
-from gammonspec.conformance.rulesets import registry, rulesets
-from gammonspec.conformance.runner import Filters, plan, run
-from gammonspec.conformance.subprocess_engine import SubprocessEngine
-from gammonspec.conformance.yamlio import DataError
+from gammonspec.conformance import cli
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.runner import Filters, plan, run
+from gammonspec.conformance.harness.subprocess_engine import SubprocessEngine
+from gammonspec.model import profiles
+from gammonspec.model.profiles import Profile
+from gammonspec.model.rulesets import registry, rulesets
+from gammonspec.model.yamlio import DataError
 from gammonspec.reference import ReferenceEngine
 
 GUIDE = rulesets()["narde-guide"]
@@ -201,7 +202,7 @@ def test_the_protocol_pages_profile_hello_is_valid():
     import re
     from pathlib import Path
 
-    from gammonspec.conformance.protocol import check
+    from gammonspec.conformance.harness.protocol import check
 
     page = (Path(__file__).resolve().parent.parent / "spec" / "protocol.md").read_text()
     block = re.search(r"```json\n(.*?)```", page.split("## Profiles", 1)[1], re.S)
@@ -218,7 +219,7 @@ def test_switches_are_one_object_per_assignment_even_pickled():
     import pickle
     from dataclasses import replace
 
-    from gammonspec.conformance.rulesets import Switches
+    from gammonspec.model.rulesets import Switches
 
     rules = rulesets()["backgammon"].rules()
     assert Switches.of(dict(rules.switches)) is rules.switch

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import Filters, plan, run
-from gammonspec.conformance.subprocess_engine import SubprocessEngine
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.runner import Filters, plan, run
+from gammonspec.conformance.harness.subprocess_engine import SubprocessEngine
+from gammonspec.model.rulesets import rulesets
 
 PAGE = Path(__file__).resolve().parent.parent / "spec" / "protocol.md"
 
@@ -67,8 +67,8 @@ def test_the_message_table_covers_the_engine_protocol_and_its_capabilities() -> 
     method's parameters in order, and the capabilities it names are those an EngineInfo may declare."""
     import inspect
 
-    from gammonspec.conformance.engine import CAPABILITIES, Engine
-    from gammonspec.conformance.messages import FIELDS, QUERIES
+    from gammonspec.conformance.harness.messages import FIELDS, QUERIES
+    from gammonspec.model.interface import CAPABILITIES, Engine
 
     methods = {name for name, _ in inspect.getmembers(Engine, inspect.isfunction) if not name.startswith("_")}
     assert methods - {"info"} == {q.method for q in QUERIES.values()}

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import fake_engines
 from conftest import ENGINES
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import Filters, plan, run
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.runner import Filters, plan, run
+from gammonspec.model.rulesets import rulesets
 
 PAIRS = plan(suite(), rulesets(), Filters(games=("backgammon",)))
 

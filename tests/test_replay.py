@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.notation import apply
-from gammonspec.conformance.state import start_layout
-from gammonspec.conformance.transcripts import read
+from gammonspec.conformance.tools.match_files import read
+from gammonspec.model.notation import apply
+from gammonspec.model.state import start_layout
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 MADE = sorted(FIXTURES.glob("gnubg-*.*"))
@@ -228,7 +228,7 @@ def test_a_beaver_as_gnubg_records_it():
 
 
 def read_text_as(path: Path, text: str):
-    from gammonspec.conformance.sgf import read_sgf
+    from gammonspec.conformance.tools.sgf import read_sgf
 
     return read_sgf(path, text)
 
@@ -516,7 +516,7 @@ def test_a_long_replay_shows_files_and_plays_on_a_terminal(capsys, monkeypatch):
     ],
 )
 def test_a_repeated_move_with_a_hit(written, read_as):
-    from gammonspec.conformance.transcripts import standard_play
+    from gammonspec.conformance.tools.transcripts import standard_play
 
     assert standard_play(Path("x.mat"), 1, written.split()) == read_as
 

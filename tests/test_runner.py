@@ -5,12 +5,12 @@ from __future__ import annotations
 import fake_engines as fe
 import pytest
 from conftest import MINI_IDS
-from gammonspec.conformance import reports
-from gammonspec.conformance.cases import digest, load_file
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rulesets import Ruleset, accepted, rulesets
-from gammonspec.conformance.runner import Filters, Outcome, plan, run
+from gammonspec.conformance.harness import reports
+from gammonspec.conformance.harness.cases import digest, load_file
+from gammonspec.conformance.harness.runner import Filters, Outcome, plan, run
+from gammonspec.model.interface import EngineInfo
+from gammonspec.model.notation import apply
+from gammonspec.model.rulesets import Ruleset, accepted, rulesets
 from gammonspec.reference import ReferenceEngine
 
 BACKGAMMON = rulesets()["backgammon"]
@@ -175,7 +175,7 @@ def test_wrong_game_result(mini):
 def test_result_for_a_game_not_over(mini):
     class AlwaysOver(fe.Reference):
         def game_result(self, state, rules):
-            from gammonspec.conformance.engine import GameResult
+            from gammonspec.model.interface import GameResult
 
             return GameResult("black", "single", 1)
 
@@ -401,7 +401,7 @@ def test_plan_filters(plan_cases, plan_rulesets):
 
 
 def test_plan_of_the_real_suite_respects_requires():
-    from gammonspec.conformance.cases import suite
+    from gammonspec.conformance.harness.cases import suite
 
     planned = plan(suite(), rulesets(), Filters())
     assert planned
@@ -448,9 +448,9 @@ def test_progress_wraps_the_plan(mini):
 
 def test_count_mismatch_shows_the_divide() -> None:
     """A wrong count or digest comes with the split by highest point left, expected against the engine's."""
-    from gammonspec.conformance.cases import suite
-    from gammonspec.conformance.rulesets import rulesets
-    from gammonspec.conformance.runner import run_one
+    from gammonspec.conformance.harness.cases import suite
+    from gammonspec.conformance.harness.runner import run_one
+    from gammonspec.model.rulesets import rulesets
     from gammonspec.reference import ReferenceEngine
 
     case = next(c for c in suite() if c.id == "cn-large-spread-11-first-segment")

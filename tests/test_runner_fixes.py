@@ -9,12 +9,13 @@ from pathlib import Path
 
 import fake_engines as fe
 from conftest import MINI_SUITE
-from gammonspec.conformance import cli, reports
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.engine import MatchOutcome
-from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import NOT_DECLARED, NOT_OFFERED, Filters, judge_match, plan, run
+from gammonspec.conformance import cli
+from gammonspec.conformance.harness import reports
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.runner import NOT_DECLARED, NOT_OFFERED, Filters, judge_match, plan, run
+from gammonspec.model.interface import MatchOutcome
+from gammonspec.model.notation import apply
+from gammonspec.model.rulesets import rulesets
 
 
 def test_next_is_unchecked_not_the_whole_case():
@@ -118,9 +119,9 @@ def test_the_rerun_line_of_an_own_case_file_reruns_it(capsys, tmp_path, monkeypa
 def test_a_hitting_flip_of_narde_is_judged_and_served_under_its_own_switch():
     """Under narde-guide with hitting=blots a checker may stand on the bar: serve reads such a request and
     the runner takes the hits as possible positions, not as impossible ones (as the game's rulesets would)."""
-    from gammonspec.conformance.protocol import answer
-    from gammonspec.conformance.runner import judge_step
-    from gammonspec.conformance.state import Layout, State
+    from gammonspec.conformance.harness.protocol import answer
+    from gammonspec.conformance.harness.runner import judge_step
+    from gammonspec.model.state import Layout, State
     from gammonspec.reference import ReferenceEngine
 
     rs = rulesets()["narde-guide"]

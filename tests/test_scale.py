@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from gammonspec.conformance import cli, jobs
-from gammonspec.conformance.validation import compiled
+from gammonspec.conformance import cli
+from gammonspec.conformance.harness import jobs
+from gammonspec.model.validation import compiled
 
 SMALL = ["--ruleset", "narde-guide", "--rule", "nd.head.*"]  # a few dozen cases: cheap
 

@@ -8,11 +8,12 @@ from html import unescape
 from importlib.metadata import version
 from pathlib import Path
 
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.contested import contests
-from gammonspec.conformance.coverage import cases_by_rule, clauses
-from gammonspec.conformance.links import RULE_REF, code_target
-from gammonspec.conformance.rulesets import accepted, rulesets
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.coverage import cases_by_rule
+from gammonspec.conformance.tools.contested import contests
+from gammonspec.conformance.tools.links import RULE_REF, code_target
+from gammonspec.model.clauses import clauses
+from gammonspec.model.rulesets import accepted, rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 # a page opens fast (issue 30); the site grows by the navigation each split-off page repeats
@@ -266,7 +267,7 @@ def test_each_clause_shows_its_most_direct_examples_first(built: Path) -> None:
 def test_scenario_steps_read_once_and_keep_one_numbering(built: Path) -> None:
     """A scenario's steps: no doubled labels, a board drawn again only when it changed, and every board numbered
     from the side that starts the scenario, even when the turn passes (issue 30's cube scenarios)."""
-    from gammonspec.conformance.state import mirror
+    from gammonspec.model.state import mirror
 
     text = "".join(p.read_text() for g in ("backgammon", "narde", "crazy-narde") for p in example_pages(built, g))
     for doubled in ("double?: may double", "result: result:", "the game's result: result", " 1 points"):

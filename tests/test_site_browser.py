@@ -178,7 +178,7 @@ def _contrast(a: list[float], b: list[float]) -> float:
 def test_boards_read_in_the_dark_scheme(browser: object, server: str) -> None:
     """In Material's dark scheme the board keeps its own felt: the felt stands out from the dark page, and the
     checkers from the felt (pixels read from the home page's starting position as the browser drew it)."""
-    from gammonspec.conformance import diagram as d
+    from gammonspec.conformance.tools import diagram as d
 
     page, errors = _open(browser, f"{server}/", scheme="dark")
     assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"

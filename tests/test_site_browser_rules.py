@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.cases import Case, suite
-from gammonspec.conformance.coverage import cases_by_rule
+from gammonspec.conformance.harness.cases import Case, suite
+from gammonspec.conformance.harness.coverage import cases_by_rule
 
 from tests.test_site_browser import SCREENS, _open, browser, server  # noqa: F401  (shared fixtures)
 

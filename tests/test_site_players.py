@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gammonspec.conformance.coverage import clauses
-from gammonspec.conformance.state import GAMES
+from gammonspec.model.clauses import clauses
+from gammonspec.model.state import GAMES
 
 from tests.test_site import ROOT
 

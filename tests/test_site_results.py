@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from gammonspec.conformance.coverage import clauses
-from gammonspec.conformance.rulesets import registry, rulesets
+from gammonspec.model.clauses import clauses
+from gammonspec.model.rulesets import registry, rulesets
 
 from tests.test_site import ROOT
 
@@ -72,10 +72,10 @@ def test_every_reported_suite_version_is_a_released_changelog_entry() -> None:
 
 def test_perft_page_holds_the_published_tables_as_a_plain_file() -> None:
     """spec/perft.md read as a file has the tables its text announces, the same as cases/perft."""
-    from gammonspec.conformance.perft import published, with_tables
+    from gammonspec.conformance.tools.perft import published, with_tables
 
     text = (ROOT / "spec" / "perft.md").read_text()
-    fix = "python -c 'from pathlib import Path; from gammonspec.conformance.perft import with_tables as w; "
+    fix = "python -c 'from pathlib import Path; from gammonspec.conformance.tools.perft import with_tables as w; "
     fix += 'p = Path("spec/perft.md"); p.write_text(w(p.read_text()))\''
     assert text == with_tables(text), f"spec/perft.md: its tables differ from cases/perft; run {fix}"
     block = text.split("<!-- perft-tables:", 1)[1].split("<!-- /perft-tables -->", 1)[0]
@@ -92,7 +92,7 @@ def _report(suite: str, engine_version: str, date: str, passed: int) -> dict:
 
 
 def test_a_report_keeps_the_engines_history_over_suite_versions(tmp_path: Path) -> None:
-    from gammonspec.conformance import engine_report
+    from gammonspec.conformance.tools import engine_report
 
     path = engine_report.write(tmp_path, _report("0.1.0", "1.0", "2026-12-01", 6))
     engine_report.write(tmp_path, _report("0.10.0", "1.0", "2026-12-03", 9))  # a newer suite: a new entry
@@ -133,7 +133,7 @@ def test_a_failure_count_of_the_grid_drills_down_to_that_engines_failing_cases(b
 
 
 def test_a_report_over_a_file_that_is_not_ours_starts_a_new_history(tmp_path: Path) -> None:
-    from gammonspec.conformance import engine_report
+    from gammonspec.conformance.tools import engine_report
 
     for earlier in ('{"history": [{"suite": "dev-build", "engine_version": "1", "date": ""}]}', '{"history": [{}]}',
                     "not json", '["a list"]'):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.coverage import MIN_CASES, cases_by_rule, clauses, problems
-from gammonspec.conformance.matrix import fill
-from gammonspec.conformance.rulesets import registry, rulesets
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.coverage import MIN_CASES, cases_by_rule, problems
+from gammonspec.conformance.tools.matrix import fill
+from gammonspec.model.clauses import clauses
+from gammonspec.model.rulesets import registry, rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,8 +83,8 @@ def test_matrix_marks_decided_values_with_a_legend() -> None:
 
 def test_a_source_both_stated_and_decided_is_refused(tmp_path, monkeypatch) -> None:
     import pytest
-    from gammonspec.conformance import rulesets as ruleset_module
-    from gammonspec.conformance.yamlio import DataError
+    from gammonspec.model import rulesets as ruleset_module
+    from gammonspec.model.yamlio import DataError
 
     text = (ROOT / "spec" / "switches.yaml").read_text()
     bad = text.replace(

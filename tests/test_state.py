@@ -6,7 +6,7 @@ import random
 
 import pytest
 from conftest import layout
-from gammonspec.conformance.state import (
+from gammonspec.model.state import (
     CHECKERS,
     GAMES,
     HEAD,
@@ -367,8 +367,8 @@ def _narde_case(game: str, white: str, black: str, requires: str = "{}") -> str:
 
 
 def test_a_narde_start_holding_a_forbidden_six_block_is_refused(write):
-    from gammonspec.conformance.cases import load_file
-    from gammonspec.conformance.yamlio import DataError
+    from gammonspec.conformance.harness.cases import load_file
+    from gammonspec.model.yamlio import DataError
 
     wall = "{19: 1, 18: 2, 17: 1, 16: 1, 15: 1, 14: 1, 1: 8}"
     path = write("block.yaml", _narde_case("narde", wall, "{24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1}"))
@@ -381,7 +381,7 @@ def test_a_narde_start_holding_a_forbidden_six_block_is_refused(write):
 
 
 def test_a_six_block_start_loads_where_it_can_arise(write):
-    from gammonspec.conformance.cases import load_file
+    from gammonspec.conformance.harness.cases import load_file
 
     wall = "{19: 1, 18: 2, 17: 1, 16: 1, 15: 1, 14: 1, 1: 8}"
     # A black checker ahead of it (black's 1 = white's 13): the row was built legally and stays so.

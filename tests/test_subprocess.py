@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 from conftest import ENGINES, MINI_IDS
-from gammonspec.conformance import PROTOCOL_VERSION
-from gammonspec.conformance.cases import suite
-from gammonspec.conformance.protocol import ProtocolError, compatible, decode, serve
-from gammonspec.conformance.rulesets import rulesets
-from gammonspec.conformance.runner import Filters, plan, run
-from gammonspec.conformance.state import State, start_layout
-from gammonspec.conformance.subprocess_engine import EngineFailure, SubprocessEngine
+from gammonspec.conformance.harness.cases import suite
+from gammonspec.conformance.harness.protocol import ProtocolError, compatible, decode, serve
+from gammonspec.conformance.harness.runner import Filters, plan, run
+from gammonspec.conformance.harness.subprocess_engine import EngineFailure, SubprocessEngine
+from gammonspec.model import PROTOCOL_VERSION
+from gammonspec.model.rulesets import rulesets
+from gammonspec.model.state import State, start_layout
 from gammonspec.reference import ReferenceEngine
 
 # The request limit for the "hang" fakes. It only has to run out for a fake that never answers;
@@ -306,7 +306,7 @@ def test_protocol_helpers():
 )
 def test_protocol_lines_read_as_json_reads_them(line: str) -> None:
     """The fast reader (orjson, where installed) reads every line as json does and fails where json fails."""
-    from gammonspec.conformance.protocol import _loads
+    from gammonspec.conformance.harness.protocol import _loads
 
     try:
         expected: object = json.loads(line)
@@ -320,10 +320,10 @@ def test_protocol_lines_read_as_json_reads_them(line: str) -> None:
 
 def test_every_request_the_runner_sends_is_schema_valid() -> None:
     """The runner does not re-check its own requests at run time; this test does, for every query of the suite."""
-    from gammonspec.conformance import protocol
-    from gammonspec.conformance.cases import suite
-    from gammonspec.conformance.rulesets import rulesets
-    from gammonspec.conformance.runner import Filters, plan, run_one
+    from gammonspec.conformance.harness import protocol
+    from gammonspec.conformance.harness.cases import suite
+    from gammonspec.conformance.harness.runner import Filters, plan, run_one
+    from gammonspec.model.rulesets import rulesets
     from gammonspec.reference import ReferenceEngine
 
     sent: list[dict] = []
@@ -538,5 +538,5 @@ def test_time_limits_of_the_command_line(given, limits):
     for command in ("run", "identify", "fuzz", "perft", "replay", "report"):
         extra = {"report": ["--out", "x"], "replay": ["x.mat"]}.get(command, [])
         args = cli._parser().parse_args([command, *extra, *given])
-        cli._limits(args)
+        cli.limits(args)
         assert (args.timeout, args.startup_timeout) == limits, command

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from gammonspec.conformance import cli
-from gammonspec.conformance.engine import EngineLoadError, load_engine
-from gammonspec.conformance.state import Layout
+from gammonspec.conformance.harness.loading import load_engine
+from gammonspec.model.interface import EngineLoadError
+from gammonspec.model.state import Layout
 
 HEAD_ONLY = tuple([0] * 23 + [15])  # fifteen on the 24-point, the Narde start
 
@@ -174,8 +175,8 @@ def test_pygammon_counts_steps_only(tmp_path):
     if not folder or not (Path(folder) / "pygammon").is_dir():
         pytest.skip("set GAMMONSPEC_PYGAMMON_PATH to a folder pygammon is installed into (pip install --target)")
     script = (
-        "from gammonspec.conformance.engine import load_engine\n"
-        "from gammonspec.conformance.state import Layout\n"
+        "from gammonspec.model.interface import load_engine\n"
+        "from gammonspec.model.state import Layout\n"
         "w, b = tuple(1 if p == 13 else 0 for p in range(1, 25)), tuple(2 if p == 23 else 0 for p in range(1, 25))\n"
         "before = Layout('backgammon', w, b, (0, 0), (14, 13))\n"
         "print(sorted(p.white.index(1) + 1 for p in load_engine('pygammon').plays(before, 'white', 6, 5)))\n"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from gammonspec.conformance.mutants import all_mutants
-from gammonspec.conformance.state import Layout, State, TurnContext
+from gammonspec.conformance.tools.mutants import all_mutants
+from gammonspec.model.state import Layout, State, TurnContext
 from gammonspec.reference.movegen import search
 from gammonspec.reference.turn import turn_results
 from independent_crazy import chain_results

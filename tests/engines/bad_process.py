@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from gammonspec.conformance.protocol import answer
+from gammonspec.conformance.harness.protocol import answer
 from gammonspec.reference import ReferenceEngine
 
 MODE = sys.argv[1]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.state import Layout
+from gammonspec.model.interface import EngineInfo
+from gammonspec.model.state import Layout
 from gammonspec.reference import ReferenceEngine
 
 

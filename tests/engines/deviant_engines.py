@@ -6,16 +6,16 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.messages import METHODS
-from gammonspec.conformance.mutants import all_mutants
-from gammonspec.conformance.profiles import override
-from gammonspec.conformance.rulesets import Rules, rulesets
+from gammonspec.conformance.harness.messages import METHODS
+from gammonspec.conformance.tools.mutants import all_mutants
+from gammonspec.model.interface import EngineInfo
+from gammonspec.model.profiles import override
+from gammonspec.model.rulesets import Rules, rulesets
 from gammonspec.reference import ReferenceEngine
 
 
 class Deviant:
-    """Declares `ruleset`, plays it with `switches` changed and `mutants` (names from conformance/mutants.py)
+    """Declares `ruleset`, plays it with `switches` changed and `mutants` (names from conformance/tools/mutants.py)
     applied while it answers, so the reference engine in the same process plays the rules as written."""
 
     def __init__(self, ruleset: str, switches: dict[str, str], mutants: list[str]) -> None:

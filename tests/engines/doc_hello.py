@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from gammonspec.conformance.protocol import answer, decode, encode
+from gammonspec.conformance.harness.protocol import answer, decode, encode
 from gammonspec.reference import ReferenceEngine
 
 PAGE = Path(__file__).resolve().parents[2] / "spec" / "protocol.md"

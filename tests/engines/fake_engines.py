@@ -5,10 +5,10 @@ that case and normal results on the others."""
 
 from __future__ import annotations
 
-from gammonspec.conformance.engine import EngineInfo, GameResult, Skip
-from gammonspec.conformance.notation import apply
-from gammonspec.conformance.rulesets import Rules, rulesets
-from gammonspec.conformance.state import Layout, State
+from gammonspec.model.interface import EngineInfo, GameResult, Skip
+from gammonspec.model.notation import apply
+from gammonspec.model.rulesets import Rules, rulesets
+from gammonspec.model.state import Layout, State
 from gammonspec.reference import ReferenceEngine
 
 TRIGGER = (4, 4)
@@ -101,7 +101,7 @@ class DeclaresProfile(ReferenceEngine):
     """Declares one profile (narde-guide with the six-block checked at every step) and reads no other switches."""
 
     def info(self) -> EngineInfo:
-        from gammonspec.conformance.profiles import override
+        from gammonspec.model.profiles import override
 
         within = override(rulesets()["narde-guide"], [("six-block", "banned-within-turn")])
         return EngineInfo("declares-profile", "1", ("narde-guide",), profiles=(within,))

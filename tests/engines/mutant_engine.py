@@ -1,4 +1,4 @@
-"""The reference engine with one named rule mutant of conformance/mutants.py applied: a planted bug to find.
+"""The reference engine with one named rule mutant of conformance/tools/mutants.py applied: a planted bug to find.
 
 In process (`MutantEngine("bar-ignored")`, or `--engine mutant_engine:BarIgnored`) the mutant's patches
 hold only while the engine answers, so the reference engine in the same process (the fuzzer's oracle)
@@ -11,9 +11,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from gammonspec.conformance.engine import EngineInfo
-from gammonspec.conformance.mutants import all_mutants
-from gammonspec.conformance.protocol import serve
+from gammonspec.conformance.harness.protocol import serve
+from gammonspec.conformance.tools.mutants import all_mutants
+from gammonspec.model.interface import EngineInfo
 from gammonspec.reference import ReferenceEngine
 
 

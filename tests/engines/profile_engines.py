@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gammonspec.conformance.profiles import Profile
-from gammonspec.conformance.runner import PlayingAs
+from gammonspec.conformance.harness.runner import PlayingAs
+from gammonspec.model.profiles import Profile
 from gammonspec.reference import ReferenceEngine
 
 

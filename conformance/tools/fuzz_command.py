@@ -1,0 +1,129 @@
+"""`gammonspec fuzz` from the command line: the engine, what it runs under, the campaign, drafts, reports, exit status.
+
+Exit status as every command: 0 no disagreement, 1 failures or engine errors, 2 bad input or usage
+(including an engine that cannot start, and nothing to fuzz: no selected ruleset the engine declares).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gammonspec.conformance.harness import report_files
+from gammonspec.conformance.harness.launch import EngineSpec, handshake, start
+from gammonspec.conformance.harness.runner import Target
+from gammonspec.conformance.tools import fuzz, fuzz_report, generators
+from gammonspec.model.interface import EngineLoadError
+from gammonspec.model.state import StateError
+from gammonspec.model.terminal import say
+from tqdm import tqdm
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class FuzzOptions:
+    """What `gammonspec fuzz` asks: the engine, the selection it ran under, the campaign, where drafts and reports go."""
+
+    engine: EngineSpec = field(default_factory=EngineSpec)
+    game: tuple[str, ...] = ()
+    ruleset: tuple[str, ...] = ()
+    profile: tuple[Path, ...] = ()
+    switch: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    seed: int = 0
+    count: int = 1000
+    time: float | None = None
+    max_failures: int = 10
+    out: Path = Path("fuzz-drafts")
+    quiet: bool = False
+    jobs: int = 1
+    dask: str | None = None
+    json: Path | None = None
+
+
+def matches(args: FuzzOptions, target: Target) -> bool:
+    """Whether a profile the engine declares is of the games and rulesets named (--game, --ruleset)."""
+    return (not args.game or target.game in args.game) and (
+        not args.ruleset or bool({target.name, getattr(target, "base", target.name)} & set(args.ruleset))
+    )
+
+
+def _draft(args: FuzzOptions, failure: fuzz.Failure, target: Target, engine: str, number: int) -> Path | None:
+    """Write the failure's draft; a draft that cannot be written is one line, and the campaign goes on."""
+    try:
+        return fuzz_report.write_draft(args.out, failure, target, args.seed, engine, number)
+    except (StateError, OSError, ValueError) as exc:
+        say(f"draft {number} ({failure.target}) not written: {exc}")
+        return None
+
+
+def command(args: FuzzOptions, targets: dict[str, Target]) -> int:
+    """Fuzz the engine of `args` under `targets` (the rulesets or profiles selected), report, the exit status."""
+    try:
+        engine = start(args.engine)
+    except EngineLoadError as exc:
+        say(str(exc))
+        return EXIT_USAGE
+    try:
+        try:
+            info = handshake(engine)
+        except EngineLoadError as exc:
+            say(str(exc))
+            return EXIT_USAGE
+        if not (args.profile or args.switch):  # as run: the engine's own profiles too
+            targets = {**targets, **{p.name: p for p in info.profiles if matches(args, p)}}
+        chosen = [t for t in targets.values() if info.declares(t)]
+        if not chosen:
+            say(f"nothing to fuzz: engine {info.name} declares none of the rulesets or profiles selected")
+            return EXIT_USAGE
+        names = ", ".join(t.name for t in chosen)
+        chosen = [t for t in chosen if generators.kinds_for(t.rules(), args.kinds)]
+        if not chosen:
+            say(f"nothing to fuzz: no kind of state selected applies to {names} (see gammonspec fuzz --help)")
+            return EXIT_USAGE
+        if "legal-plays" not in info.capabilities and "game-result" not in info.capabilities:
+            say(f"nothing to fuzz: engine {info.name} answers neither legal-plays nor game-result")
+            return EXIT_USAGE
+        by_name = {t.name: t for t in chosen}
+        engine_name = f"{info.name} {info.version}"
+        written: set[Path] = set()
+
+        def keep(failure: fuzz.Failure, number: int) -> None:  # on disk as found: a crash or Ctrl-C keeps it
+            path = _draft(args, failure, by_name[failure.target], engine_name, number)
+            if path is not None:
+                written.add(path)
+
+        bar = tqdm(
+            total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
+        )
+        try:
+            if args.dask or args.jobs > 1:
+                from gammonspec.conformance.tools.fuzz_jobs import Plan, cluster_campaign, local_campaign
+
+                spec = args.engine if args.engine.named else None  # workers count with the reference engine itself
+                asked = Plan(spec, chosen, args.kinds, args.seed, args.count, args.max_failures)
+                campaign = cluster_campaign(args.dask, args.jobs, asked) if args.dask else local_campaign(args.jobs, asked)
+            else:
+                campaign = fuzz.fuzz(
+                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update, keep
+                )
+        finally:
+            bar.close()
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    for number, failure in enumerate(campaign.failures, 1):  # again, with the readings weighed and merged
+        failure.draft = _draft(args, failure, by_name[failure.target], campaign.engine, number)
+    for stale in written - {f.draft for f in campaign.failures}:  # a failure merged into another since
+        stale.unlink(missing_ok=True)
+    print(fuzz_report.text(campaign, args.engine.rerun()))
+    if args.json:
+        report_files.write(args.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")
+    if campaign.fatal:
+        say(f"the campaign stopped: the engine cannot be asked anything more: {campaign.fatal}")
+        return EXIT_USAGE
+    failed = campaign.failures or any(t.errored for t in campaign.tallies)
+    return EXIT_FAILED if failed else EXIT_OK

@@ -1,0 +1,62 @@
+"""The rule clauses of the spec pages: a `### <rule-id> — <title>` heading followed by a `**Status:**` line.
+
+The status is `testable`, `not machine-testable: <reason>` or `deferred: <reason>`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from gammonspec.model.rulesets import SPEC_DIR
+from gammonspec.model.yamlio import DataError
+
+HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.+)$")  # a rule clause: ID and title
+_STATUS = re.compile(r"^\*\*Status:\*\* (?P<status>testable|not machine-testable|deferred)(?:: (?P<reason>.+))?$")
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    title: str
+    status: str  # testable | not machine-testable | deferred
+    reason: str
+    path: Path
+    line: int
+
+
+def parse_page(path: Path) -> list[Clause]:
+    found: list[Clause] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        heading = HEADING.match(line)
+        if not heading:
+            continue
+        status = next((m for m in (_STATUS.match(s) for s in lines[i + 1 : i + 6]) if m), None)
+        if status is None:
+            raise DataError(
+                path, i + 1, f"clause {heading['id']} has no '**Status:**' line within 5 lines of its heading"
+            )
+        if status["status"] != "testable" and not status["reason"]:
+            raise DataError(path, i + 1, f"clause {heading['id']} is {status['status']} but gives no reason")
+        found.append(Clause(heading["id"], heading["title"], status["status"], status["reason"] or "", path, i + 1))
+    return found
+
+
+@cache
+def clauses() -> dict[str, Clause]:
+    """Every clause of every spec page, by rule ID; a duplicate ID is an error."""
+    result: dict[str, Clause] = {}
+    for path in sorted(SPEC_DIR.glob("*.md")):
+        for clause in parse_page(path):
+            if clause.id in result:
+                first = result[clause.id]
+                raise DataError(
+                    path, clause.line, f"duplicate rule ID {clause.id} (first at {first.path}:{first.line})"
+                )
+            result[clause.id] = clause
+    return result
+
+
