@@ -2,33 +2,48 @@
 
 A `Fault` says how to provoke one kind of fault (the `gammonspec` argv, files written into a fresh
 folder first) and what a user must see: the exact first line of the error and the documented exit
-status (0 pass, 1 failures, 2 bad input or usage).  `check` runs the command as a subprocess (no
-shell, a generous time limit: a hang fails, speed never does) and asserts that, plus: no Python
-traceback anywhere in the output, no line of gammonspec's own over MAX_MESSAGE characters (counted with
-the folders above as their placeholders, so that the length of a path here does not count), and a run
-that executed no case never exits 0.
+status (0 pass, 1 failures, 2 bad input or usage; pytest's own usage error is 4).  `check` runs the
+command as a subprocess (no shell, a generous time limit: a hang fails, speed never does) and asserts
+that, plus: no Python traceback anywhere in the output, no line of gammonspec's own over MAX_MESSAGE
+characters (counted with the folders above as their placeholders, so that the length of a path here
+does not count), and a run that executed no case never exits 0.
 
-Entries live in data modules, one per area: `faults_cases.py` (case files, loader, CLI arguments)
-and `faults_engines.py` (engine processes, in-process engines, reports, the pytest plugin).
-In argv, file contents and expected lines, `{tmp}` is the folder the files are written to (also the
-working directory), `{python}` this interpreter, `{engines}` the folder of the fake engines and `{protocol}` the runner's
-protocol version.
+The entries are data: tests/faults/*.yaml, one file per area, each a list of entries with the
+fields of ENTRY_SCHEMA (`class`, `kind`, `argv`, `first_line`, `status`, and optionally `files`,
+`program`, `stream`), checked once at load (a malformed entry is named with its file).  A file's
+content is text, or `{base64: ...}` for bytes, or `{copy: NAME}` for an engine program in
+tests/engines/, or a valid base file with changes: `{base: good|mini|scenario|conventions-example,
+replace: [[old, new], ...] (each old occurring once), before: TEXT, after: TEXT, encoding: CODEC,
+bom: true}` (good: test_loading.GOOD, mini: conftest.MINI_SUITE, scenario: tests/faults/files/,
+conventions-example: the case file of spec/conventions.md).
+Placeholders filled at load: `{x*N}` N x's, `{commands}` the CLI's subcommands as argparse lists
+them, `{clauses}` the number of rule clauses.  Filled at run time, in argv, file contents and
+expected lines: `{tmp}` the folder the files are written to (also the working directory),
+`{python}` this interpreter, `{engines}` the folder of the fake engines and `{protocol}` the
+runner's protocol version.
 """
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
+import jsonschema
+import yaml
 from gammonspec.model import PROTOCOL_VERSION
 from gammonspec.model.terminal import MAX_MESSAGE
 
 CLASSES = ("hang", "traceback", "lost-result", "unclear-message", "protocol-doc", "cli-misuse")
-ENGINES = Path(__file__).resolve().parent / "engines"
+TESTS = Path(__file__).resolve().parent
+ENGINES = TESTS / "engines"
+FAULTS = TESTS / "faults"  # the entries, one YAML file per area
 TIME_LIMIT = 300.0  # seconds: only a hang gets near it
 MAX_STDERR = 20_000  # characters: an error is a line, never an expanded document
 _PROGRAMS = {
@@ -116,13 +131,165 @@ def check(fault: Fault, result: Result, tmp: Path) -> None:
     assert result.status == fault.status, f"exit status {result.status}, documented {fault.status}\n{shown}"
 
 
-def corpus() -> list[Fault]:
-    """Every entry of every area, checked for unique kinds."""
-    import faults_cases
-    import faults_engines
+_TEXT = {"type": "string"}
+_CONTENT = {
+    "oneOf": [
+        _TEXT,
+        {"type": "object", "properties": {"base64": _TEXT}, "required": ["base64"], "additionalProperties": False},
+        {"type": "object", "properties": {"copy": _TEXT}, "required": ["copy"], "additionalProperties": False},
+        {
+            "type": "object",
+            "properties": {
+                "base": {"enum": ["good", "mini", "scenario", "conventions-example"]},
+                "replace": {"type": "array", "items": {"type": "array", "items": _TEXT, "minItems": 2, "maxItems": 2}},
+                "before": _TEXT,
+                "after": _TEXT,
+                "encoding": _TEXT,
+                "bom": {"const": True},
+            },
+            "required": ["base"],
+            "additionalProperties": False,
+        },
+    ]
+}
+ENTRY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "class": {"enum": list(CLASSES)},
+        "kind": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
+        "argv": {"type": "array", "items": _TEXT},
+        "first_line": _TEXT,
+        "status": {"enum": [0, 1, 2, 4]},
+        "files": {"type": "object", "additionalProperties": _CONTENT},
+        "program": {"enum": list(_PROGRAMS)},
+        "stream": {"enum": ["stderr", "stdout"]},
+    },
+    "required": ["class", "kind", "argv", "first_line", "status"],
+    "additionalProperties": False,
+}
+_VALIDATOR = jsonschema.Draft202012Validator(ENTRY_SCHEMA)
 
-    faults = [*faults_cases.FAULTS, *faults_engines.FAULTS]
-    kinds = [f.kind for f in faults]
-    duplicates = sorted({k for k in kinds if kinds.count(k) > 1})
-    assert not duplicates, f"duplicate fault kinds: {duplicates}"
+
+class CorpusError(Exception):
+    """A malformed corpus file or entry: the message names the file and the entry."""
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML that refuses a key given twice (a silently lost field)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+        twice = sorted({str(k) for k in keys if keys.count(k) > 1})
+        if twice:
+            raise yaml.constructor.ConstructorError(None, None, f"key {twice[0]!r} given twice", node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+@cache
+def _commands() -> str:
+    from gammonspec.conformance.cli import _parser
+
+    return ", ".join(map(repr, next(a.choices for a in _parser()._actions if a.dest == "command")))
+
+
+@cache
+def _clauses() -> str:
+    from gammonspec.conformance.harness.coverage import clauses
+
+    return str(len(clauses()))
+
+
+def _expand(text: str) -> str:
+    """The placeholders filled at load: {x*N}, {commands}, {clauses}."""
+    text = re.sub(r"\{x\*(\d+)\}", lambda m: "x" * int(m.group(1)), text)
+    if "{commands}" in text:
+        text = text.replace("{commands}", _commands())
+    if "{clauses}" in text:
+        text = text.replace("{clauses}", _clauses())
+    return text
+
+
+def _base(name: str) -> str:
+    if name == "good":
+        from test_loading import GOOD  # the valid one-case file (test_loading.py says its line numbers)
+
+        return GOOD
+    if name == "mini":
+        from conftest import MINI_SUITE
+
+        return MINI_SUITE
+    if name == "conventions-example":
+        text = (TESTS.parent / "spec" / "conventions.md").read_text(encoding="utf-8")
+        return text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    return (FAULTS / "files" / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def _content(spec: str | dict[str, Any]) -> str | bytes:
+    if isinstance(spec, str):
+        return _expand(spec)
+    if "base64" in spec:
+        return base64.b64decode(spec["base64"], validate=True)
+    if "copy" in spec:
+        return (ENGINES / spec["copy"]).read_text(encoding="utf-8")
+    text = _base(spec["base"])
+    for old, new in spec.get("replace", []):
+        old, new = _expand(old), _expand(new)
+        if text.count(old) != 1:
+            raise ValueError(f"replace: {old[:60]!r} occurs {text.count(old)} times in base {spec['base']}, not once")
+        text = text.replace(old, new)
+    text = _expand(spec.get("before", "")) + text + _expand(spec.get("after", ""))
+    if "encoding" not in spec and "bom" not in spec:
+        return text
+    data = text.encode(spec.get("encoding", "utf-8"))
+    return b"\xef\xbb\xbf" + data if spec.get("bom") else data
+
+
+def _fault(entry: dict[str, Any]) -> Fault:
+    return Fault(
+        entry["class"],
+        entry["kind"],
+        tuple(_expand(a) for a in entry["argv"]),
+        _expand(entry["first_line"]),
+        entry["status"],
+        {name: _content(spec) for name, spec in entry.get("files", {}).items()},
+        entry.get("program", "gammonspec"),
+        entry.get("stream", "stderr"),
+    )
+
+
+def load(path: Path) -> list[Fault]:
+    """One corpus file's entries, each validated against ENTRY_SCHEMA and built."""
+    try:
+        entries = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise CorpusError(f"{path.name}: cannot read: {exc}") from None
+    if not isinstance(entries, list) or not entries:
+        raise CorpusError(f"{path.name}: a corpus file is a non-empty list of entries")
+    faults = []
+    for number, entry in enumerate(entries, 1):
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        where = f"{path.name}: entry {number} ({kind or 'no kind'})"
+        error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(entry))
+        if error is not None:
+            field_path = "/".join(map(str, error.absolute_path)) or "the entry"
+            raise CorpusError(f"{where}: {field_path}: {error.message}")
+        try:
+            faults.append(_fault(entry))
+        except (OSError, ValueError, UnicodeError, IndexError) as exc:
+            raise CorpusError(f"{where}: {exc}") from None
+    return faults
+
+
+def corpus(folder: Path = FAULTS) -> list[Fault]:
+    """Every entry of every area (the folder's *.yaml), checked for unique kinds."""
+    faults: list[Fault] = []
+    seen: dict[str, str] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        for fault in load(path):
+            if fault.kind in seen:
+                raise CorpusError(f"{path.name}: kind {fault.kind} already in {seen[fault.kind]}")
+            seen[fault.kind] = path.name
+            faults.append(fault)
+    if not faults:
+        raise CorpusError(f"{folder}: no corpus files (*.yaml)")
     return faults

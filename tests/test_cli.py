@@ -55,19 +55,8 @@ def test_skipping_engine_exits_0(mini_cli, capsys):
 
 
 # --- exit 2 --------------------------------------------------------------------------------------
-
-
-def test_unknown_ruleset(capsys):
-    assert cli.main(["run", "--ruleset", "no-such-ruleset"]) == 2
-    err = capsys.readouterr().err
-    assert "unknown ruleset no-such-ruleset" in err and "backgammon" in err
-
-
-def test_no_case_matches(mini_cli, capsys):
-    assert cli.main(["run", "--case", "zzz-*"]) == 2
-    assert capsys.readouterr().err == "gammonspec: --case 'zzz-*' matches no case id of the 6 in the cases loaded\n"
-    assert cli.main(["run", "--case", "mini-dance", "--rule", "bg.score.*"]) == 2
-    assert "no case matches the filters" in capsys.readouterr().err
+# An error that is one command, one line and its status is a fault-corpus entry (tests/faults/*.yaml);
+# the tests here assert more (processes stopped, reports written, every line).
 
 
 def _running(token: str) -> list[str]:
@@ -131,30 +120,11 @@ def test_malformed_case_directory(monkeypatch, tmp_path, capsys):
     ]
 
 
-@pytest.mark.parametrize(
-    "engine, message",
-    [
-        ("no-such-engine", "no engine 'no-such-engine'"),
-        ("no_such_module:Engine", "cannot load engine"),
-        ("fake_engines:NoSuchClass", "cannot load engine"),
-        ("fake_engines:not_an_engine", "is not an engine"),
-    ],
-)
-def test_engine_that_cannot_be_loaded(mini_cli, capsys, engine, message):
-    assert cli.main(["run", "--engine", engine]) == 2
-    assert message in capsys.readouterr().err
-
-
 def test_engine_failing_its_handshake(mini_cli, capsys, fake_cmd):
     assert cli.main(["run", "--engine-cmd", fake_cmd("proto2")]) == 2
     err = capsys.readouterr().err
     assert "failed its handshake" in err and "protocol 2.0" in err
     assert "fake-engine[proto2]: started" in err  # the engine's stderr is shown
-
-
-def test_missing_expect_fail_file(mini_cli, tmp_path, capsys):
-    assert cli.main(["run", "--expect-fail", str(tmp_path / "nope.txt")]) == 2
-    assert "nope.txt" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -297,11 +267,6 @@ def test_filters(mini_cli, tmp_path, args, ids):
     assert [r["id"] for r in report(path)["results"]] == ids
 
 
-def test_game_filter_with_no_cases(mini_cli, capsys):
-    assert cli.main(["run", "--game", "narde"]) == 2
-    assert "no case matches" in capsys.readouterr().err
-
-
 # --- your own cases (--cases) and checking them ----------------------------------------------------
 
 BAD_ROLL = MINI_SUITE.replace("roll: [6, 5]\n    expect:\n      plays:", "roll: [6, 9]\n    expect:\n      plays:", 1)
@@ -371,17 +336,6 @@ def test_unwritable_report_stops_before_the_run(mini_cli, tmp_path, capsys, opti
     captured = capsys.readouterr()
     assert captured.err == f"gammonspec: {target}: {option}: no folder {target.parent}\n"
     assert captured.out == ""  # nothing ran
-
-
-@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
-def test_timeout_must_be_a_positive_number(value, capsys):
-    with pytest.raises(SystemExit) as info:
-        cli.main(["run", "--timeout", value])
-    assert info.value.code == 2
-    assert (
-        f"argument --timeout: {value!r} is not a number of seconds above 0 and at most 86,400"
-        in capsys.readouterr().err
-    )
 
 
 def test_every_reports_rerun_line_names_the_engine(tmp_path, capsys):

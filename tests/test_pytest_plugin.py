@@ -1,6 +1,6 @@
 """The pytest plugin (`pytest --gammonspec-engine=ENGINE`) runs the cases and gives the runner's verdicts.
 
-Its usage errors are in the fault corpus (tests/faults_engines.py); here it runs real cases in a pytest of
+Its usage errors are in the fault corpus (tests/faults/serve-pytest-perft.yaml); here it runs real cases in a pytest of
 its own, in an empty folder, against the reference engine and an engine that drops a legal play."""
 
 from __future__ import annotations

@@ -1,0 +1,2 @@
+echo 'usage: engine --protocol' >&2
+exit 7
