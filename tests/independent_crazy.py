@@ -29,6 +29,7 @@ the full-move rule, as the spec decides (cn.draw.both-blocked).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 
 from gammonspec.model.rulesets import Rules
@@ -82,11 +83,17 @@ def step(game: str, mine: tuple[int, ...], off: int, theirs: tuple[int, ...], p:
     return tuple(new), off + 1
 
 
+@lru_cache(maxsize=1 << 18)  # the same position is met again and again
 def forbidden_block(game: str, mine: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
     """Six consecutive points held (in the opponent's numbering) with no opposing checker ahead."""
+    if 24 - mine.count(0) < 6:
+        return False  # fewer than six points held
     held = {mirror(game, p) for p in range(1, 25) if mine[p - 1]}
-    for low in range(1, 20):
-        if all(q in held for q in range(low, low + 6)) and not any(theirs[q - 1] for q in range(1, low)):
+    front = next((q for q in range(1, 25) if theirs[q - 1]), 25)  # the opponent's checker nearest its home
+    run = 0
+    for q in range(1, 25):  # q: the opponent's point, run: held points up to q
+        run = run + 1 if q in held else 0
+        if run >= 6 and q - 5 <= front:  # the block q-5..q, no opposing checker on the points below q-5
             return True
     return False
 
@@ -99,7 +106,7 @@ def walled_in(mine: tuple[int, ...]) -> bool:
 def game_over(mine: tuple[int, ...], off: int, theirs: tuple[int, ...], their_off: int, rules: Rules) -> bool:
     if off == CHECKERS or their_off == CHECKERS:
         return True
-    return rules["draw"] == "both-blocked" and walled_in(mine) and walled_in(theirs)
+    return rules["draw"] == "both-blocked" and walled_in(theirs) and walled_in(mine)
 
 
 def head_allowance(dice: tuple[int, int], context: TurnContext, rules: Rules, passed: bool) -> int:
@@ -117,26 +124,47 @@ def head_allowance(dice: tuple[int, int], context: TurnContext, rules: Rules, pa
 
 
 def all_plays(
-    game: str, mine, off, theirs, their_off, numbers: list[int], rules: Rules, stop_at_end: bool = True
+    game: str,
+    mine,
+    off,
+    theirs,
+    their_off,
+    numbers: list[int],
+    rules: Rules,
+    stop_at_end: bool = True,
+    head_limit: int | None = None,
 ) -> set:
     """Every (end mine, end off, numbers used, head departures, every position block-free) reachable.
 
-    With stop_at_end (the rule), no move is made from a position in which the game is over."""
+    With stop_at_end (the rule), no move is made from a position in which the game is over.  With a
+    head_limit, a sequence the turn rules drop is not walked on, as every sequence that extends it is
+    dropped too: more than head_limit head departures, or (banned-within-turn) a forbidden block on
+    the way.  Block-freedom is only judged under banned-within-turn (elsewhere it is left True)."""
     plays: set = set()
     walked: set = set()
+    judge_blocks = rules["six-block"] == "banned-within-turn"
+    prune = head_limit is not None
 
     def walk(mine, off, used, heads, clean, rest):
-        plays.add((mine, off, used, heads, clean))
-        if not rest or (stop_at_end and game_over(mine, off, theirs, their_off, rules)):
+        if prune and (heads > head_limit or not clean):
             return
-        if (mine, off, used, heads, clean, rest) in walked:
+        play = (mine, off, used, heads, clean)
+        if not rest:
+            plays.add(play)
             return
-        walked.add((mine, off, used, heads, clean, rest))
+        if (play, rest) in walked:
+            return
+        walked.add((play, rest))
+        plays.add(play)
+        if stop_at_end and game_over(mine, off, theirs, their_off, rules):
+            return
         for p in range(1, 25):
+            if not mine[p - 1]:
+                continue  # no checker of mine there (step would say so too)
             moved = step(game, mine, off, theirs, p, rest[0], rules)
             if moved:
                 new_mine, new_off = moved
-                new_clean = clean and not forbidden_block(game, new_mine, theirs)
+                new_clean = clean and not (judge_blocks and forbidden_block(game, new_mine, theirs))
                 walk(new_mine, new_off, used + (rest[0],), heads + (p == HEAD), new_clean, rest[1:])
 
     for order in set(permutations(numbers)):
@@ -144,13 +172,31 @@ def all_plays(
     return plays
 
 
-def kept_plays(layout: Layout, side: str, numbers, dice, context: TurnContext, rules: Rules, passed: bool) -> list:
-    """The plays of the segment that the turn rules and the full-move rule keep: (mine, off, used, heads)."""
+SEGMENTS: dict = {}  # kept_plays' answers: a segment's search depends only on the key it is filed under
+SEGMENTS_KEPT = 400_000  # forgotten all at once beyond this many (a bound on memory, not on correctness)
+
+
+def kept_plays(layout: Layout, side: str, numbers, dice, context: TurnContext, rules: Rules, passed: bool) -> tuple:
+    """The plays of the segment that the turn rules and the full-move rule keep: (mine, off, used, heads).
+
+    The roll, the turn context and `passed` enter only through the head allowance, so the answer is
+    remembered by (position, side, numbers, head allowance, switches): perft meets the same segment
+    in many turns."""
+    limit = head_allowance(tuple(dice), context, rules, passed)
+    key = (layout, side, tuple(numbers), limit, tuple(sorted(rules.switches.items())))
+    if key not in SEGMENTS:
+        if len(SEGMENTS) >= SEGMENTS_KEPT:
+            SEGMENTS.clear()
+        SEGMENTS[key] = segment_plays(layout, side, numbers, limit, rules)
+    return SEGMENTS[key]
+
+
+def segment_plays(layout: Layout, side: str, numbers, limit: int, rules: Rules) -> tuple:
+    """kept_plays, searched: the plays kept under at most `limit` head departures."""
     game = layout.game
     me = 0 if side == "white" else 1
     mine, theirs = layout.points(side), layout.points(other(side))
     off, their_off = layout.off[me], layout.off[1 - me]
-    limit = head_allowance(tuple(dice), context, rules, passed)
     block_rule = rules["six-block"]
 
     def allowed(play) -> bool:
@@ -163,15 +209,16 @@ def kept_plays(layout: Layout, side: str, numbers, dice, context: TurnContext, r
             return False
         return True
 
-    ok = [t for t in all_plays(game, mine, off, theirs, their_off, list(numbers), rules) if allowed(t)]
+    walked = all_plays(game, mine, off, theirs, their_off, list(numbers), rules, head_limit=limit)
+    ok = [t for t in walked if allowed(t)]
     if not ok:  # the context has used more head moves than the turn allows: nothing is played
-        return [(mine, off, (), 0)]
+        return ((mine, off, (), 0),)
     most = max(len(t[2]) for t in ok)
     kept = [t for t in ok if len(t[2]) == most]
     if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
         higher = [t for t in kept if t[2][0] == max(numbers)]
         kept = higher or kept
-    return [(t[0], t[1], t[2], t[3]) for t in kept]
+    return tuple((t[0], t[1], t[2], t[3]) for t in kept)
 
 
 def draw_in_segment(layout: Layout, side: str, numbers, rules: Rules) -> bool:

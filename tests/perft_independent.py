@@ -13,6 +13,7 @@ start; tests/test_perft.py checks depth 1 of the published tables with it, tests
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -65,63 +66,104 @@ HEADER = (
 )
 
 
-def perft(ruleset: str, depth: int) -> tuple[int, int, dict[str, tuple[int, int]]]:
-    """(positions, 36-weighted, per first roll) after `depth` whole turns from the ruleset's start.
+def weight(dice: tuple[int, int]) -> int:
+    return 1 if dice[0] == dice[1] else 2
 
-    A first roll's weighted count includes the roll's own weight, so that they add up to the total."""
-    rs = rulesets()[ruleset]
-    rules, turn = rs.rules(), TURNS[rs.game]
 
-    @cache
-    def results(layout: Layout, side: Side, dice: tuple[int, int], first: bool, rolls: int) -> frozenset[Layout]:
-        return frozenset(turn(layout, side, dice, TurnContext(first, rolls, 0), rules))
+class Tree:
+    """One ruleset's tree from its start, walked plainly, with the turn results cached (one per process)."""
 
-    @cache
-    def last_ply(layout: Layout, side: Side, dice: tuple[int, int], first: bool, rolls: int) -> int:
+    def __init__(self, ruleset: str) -> None:
+        rs = rulesets()[ruleset]
+        self.game, self.rules, self.turn = rs.game, rs.rules(), TURNS[rs.game]
+        self.opening_lead = self.rules["opening"] == "play-lead-dice"
+        self.results = cache(self._results)
+        self.last_ply = cache(self._last_ply)
+
+    def _results(self, layout: Layout, side: Side, dice: tuple[int, int], first: bool, rolls: int) -> frozenset:
+        return frozenset(self.turn(layout, side, dice, TurnContext(first, rolls, 0), self.rules))
+
+    def _last_ply(self, layout: Layout, side: Side, dice: tuple[int, int], first: bool, rolls: int) -> int:
         """The count of the last turn only: its results are not kept (backgammon's depth 3 has ~40 million)."""
-        return len(turn(layout, side, dice, TurnContext(first, rolls, 0), rules))
+        return len(self.turn(layout, side, dice, TurnContext(first, rolls, 0), self.rules))
 
-    def walk(layout: Layout, side: Side, played: frozenset, rolls: int, depth: int) -> tuple[int, int]:
+    def walk(
+        self, layout: Layout, side: Side, played: frozenset, rolls: int, depth: int, only: tuple | None = None
+    ) -> tuple[int, int]:
+        """(positions, weighted) of `depth` plies from here; with `only`, of this first roll's subtree alone."""
         if depth == 0:
             return 1, 1
         if 15 in layout.off:
             return 0, 0
-        opening = rolls == 0 and not played and rules["opening"] == "play-lead-dice"
+        opening = rolls == 0 and not played and self.opening_lead
         n = w = 0
-        for dice in ROLLS:
+        for dice in ROLLS if only is None else [only]:
             if opening and dice[0] == dice[1]:
                 continue  # the opening roll is never a double
-            times = 1 if dice[0] == dice[1] else 2
             if depth == 1:
-                k = last_ply(layout, side, dice, side not in played, rolls)
-                n, w = n + k, w + times * k
+                k = self.last_ply(layout, side, dice, side not in played, rolls)
+                n, w = n + k, w + weight(dice) * k
                 continue
-            for after in results(layout, side, dice, side not in played, rolls):
-                dn, dw = walk(after, other(side), played | {side}, rolls + 1, depth - 1)
-                n, w = n + dn, w + times * dw
+            for after in self.results(layout, side, dice, side not in played, rolls):
+                dn, dw = self.walk(after, other(side), played | {side}, rolls + 1, depth - 1)
+                n, w = n + dn, w + weight(dice) * dw
         return n, w
 
-    start = start_layout(rs.game)
-    by_roll: dict[str, tuple[int, int]] = {}
-    total_n = total_w = 0
-    for dice in ROLLS:
-        if rules["opening"] == "play-lead-dice" and dice[0] == dice[1]:
-            continue
+    def branch(self, depth: int, first: tuple[int, int], second: tuple[int, int] | None = None) -> tuple[int, int]:
+        """The counts below white's first roll `first` (weighted by it), or below its `second` roll of black's only."""
+        if second is None:
+            return self.walk(start_layout(self.game), "white", frozenset(), 0, depth, only=first)
         n = w = 0
-        for after in results(start, "white", dice, True, 0):
-            dn, dw = walk(after, "black", frozenset({"white"}), 1, depth - 1)
-            n, w = n + dn, w + dw
-        w *= 1 if dice[0] == dice[1] else 2
-        by_roll[f"{dice[0]}-{dice[1]}"] = (n, w)
-        total_n, total_w = total_n + n, total_w + w
-    return total_n, total_w, by_roll
+        for after in self.results(start_layout(self.game), "white", first, True, 0):
+            dn, dw = self.walk(after, "black", frozenset({"white"}), 1, depth - 1, only=second)
+            n, w = n + dn, w + weight(first) * dw
+        return n, w
 
 
-def table(ruleset: str, depth: int) -> dict:
+TREES: dict[str, Tree] = {}
+
+
+def branch(task: tuple[str, int, tuple[int, int], tuple[int, int] | None]) -> tuple[int, int]:
+    """One share of the work, in whichever process runs it: (ruleset, depth, first roll, second roll or None)."""
+    ruleset, depth, first, second = task
+    if ruleset not in TREES:
+        TREES[ruleset] = Tree(ruleset)
+    return TREES[ruleset].branch(depth, first, second)
+
+
+def perft(ruleset: str, depth: int, jobs: int = 1) -> tuple[int, int, dict[str, tuple[int, int]]]:
+    """(positions, 36-weighted, per first roll) after `depth` whole turns from the ruleset's start.
+
+    A first roll's weighted count includes the roll's own weight, so that they add up to the total.  With
+    jobs > 1 and depth >= 3, the (first roll, second roll) subtrees are shared out to `jobs` processes."""
+    lead = rulesets()[ruleset].rules()["opening"] == "play-lead-dice"
+    firsts = [dice for dice in ROLLS if not (lead and dice[0] == dice[1])]
+    split = jobs > 1 and depth >= 3
+    tasks = [(ruleset, depth, f, s if split else None) for f in firsts for s in (ROLLS if split else [None])]
+    if split:
+        counts = []
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for (_, _, f, second), count in zip(tasks, pool.imap(branch, tasks)):
+                counts.append(count)
+                print(
+                    f"  {ruleset} depth {depth}, {f[0]}-{f[1]} then {second[0]}-{second[1]}: {count}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    else:
+        counts = [branch(task) for task in tasks]
+    by_roll: dict[str, tuple[int, int]] = {}
+    for (_, _, f, _), (n, w) in zip(tasks, counts):
+        old_n, old_w = by_roll.get(f"{f[0]}-{f[1]}", (0, 0))
+        by_roll[f"{f[0]}-{f[1]}"] = (old_n + n, old_w + w)
+    return sum(n for n, _ in by_roll.values()), sum(w for _, w in by_roll.values()), by_roll
+
+
+def table(ruleset: str, depth: int, jobs: int = 1) -> dict:
     """The perft table of a ruleset's start to `depth`, as cases/perft/<ruleset>.yaml holds it."""
     rows = []
     for d in range(1, depth + 1):
-        n, w, by_roll = perft(ruleset, d)
+        n, w, by_roll = perft(ruleset, d, jobs)
         rows.append({"depth": d, "positions": n, "weighted": w, "rolls": {r: list(c) for r, c in by_roll.items()}})
         print(f"{ruleset} depth {d}: {n} positions, {w} weighted", file=sys.stderr, flush=True)
     oracle = ORACLES[rulesets()[ruleset].game]
@@ -133,7 +175,7 @@ def table(ruleset: str, depth: int) -> dict:
     }
 
 
-def check(names: list[str]) -> int:
+def check(names: list[str], jobs: int = 1) -> int:
     """Every depth of each published table against this oracle and against the reference engine; 1 on a difference."""
     from gammonspec.conformance.tools.perft import Node, Perft, published
     from gammonspec.reference import ReferenceEngine
@@ -145,7 +187,7 @@ def check(names: list[str]) -> int:
         reference = Perft(ReferenceEngine(), rules)
         start = Node.start(rulesets()[name].game)
         for depth, row in sorted(table.depths.items()):
-            n, w, by_roll = perft(name, depth)
+            n, w, by_roll = perft(name, depth, jobs)
             ref = {
                 f"{r[0]}-{r[1]}": reference.roll_count(start, r, depth).times(1 if r[0] == r[1] else 2) for r in ROLLS
             }
@@ -167,11 +209,12 @@ def main() -> None:
     parser.add_argument(
         "--check", action="store_true", help="check every depth of the published tables, oracle and reference engine"
     )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for depth 3 and more (default 1)")
     args = parser.parse_args()
     if args.check:
-        sys.exit(check(args.rulesets))
+        sys.exit(check(args.rulesets, args.jobs))
     for name in args.rulesets:
-        data = table(name, args.depth)
+        data = table(name, args.depth, args.jobs)
         if args.write:
             (args.write / f"{name}.yaml").write_text(
                 HEADER + yaml.safe_dump(data, sort_keys=False, width=200, default_flow_style=None)
