@@ -175,7 +175,7 @@ def test_pygammon_counts_steps_only(tmp_path):
     if not folder or not (Path(folder) / "pygammon").is_dir():
         pytest.skip("set GAMMONSPEC_PYGAMMON_PATH to a folder pygammon is installed into (pip install --target)")
     script = (
-        "from gammonspec.model.interface import load_engine\n"
+        "from gammonspec.conformance.harness.loading import load_engine\n"
         "from gammonspec.model.state import Layout\n"
         "w, b = tuple(1 if p == 13 else 0 for p in range(1, 25)), tuple(2 if p == 23 else 0 for p in range(1, 25))\n"
         "before = Layout('backgammon', w, b, (0, 0), (14, 13))\n"
