@@ -22,6 +22,7 @@ import legend
 import yaml
 from gammonspec.conformance.harness.cases import Case, Step, suite
 from gammonspec.conformance.harness.coverage import cases_by_rule
+from gammonspec.conformance.harness.messages import STEP_QUERIES, asked_by
 from gammonspec.conformance.tools import engine_report
 from gammonspec.conformance.tools.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.tools.diagram import svg
@@ -31,7 +32,7 @@ from gammonspec.model import position_ids
 from gammonspec.model.clauses import HEADING, clauses
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.rulesets import accepted, registry, rulesets
-from gammonspec.model.state import GAMES, Layout, State, other, start_layout
+from gammonspec.model.state import GAMES, Layout, State, start_layout
 from mkdocs.structure.files import File, Files
 
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
@@ -123,53 +124,9 @@ def _text(text: str) -> str:
     return re.sub(r"([*_\[\]`<>|])", r"\\\1", text)
 
 
-def _yes(value: Any) -> str:
-    return "yes" if value else "no"
-
-
 def _value(value: Any) -> str:
     """A YAML value as the case file writes it (true/false, not Python's True/False)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _a(word: str) -> str:
-    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
-
-
-def _expectation(expect: dict[str, Any]) -> list[str]:
-    """An expectation in words, one line each."""
-    lines = []
-    if expect.get("no_play"):
-        lines.append("no legal play: the position stays as it is")
-    if "count" in expect:
-        lines.append(f"distinct results: {expect['count']}")
-    if "result" in expect:
-        r = expect["result"]
-        won = (
-            "a draw, nobody scores"
-            if r["winner"] is None
-            else f"{r['winner']} wins {_a(r['kind'])}, {r['points']} point{'s' * (r['points'] != 1)}"
-        )
-        lines.append(f"result: {won}")
-    if expect.get("not_over"):
-        lines.append("the game is not over")
-    if "starts" in expect:
-        lines.append(f"starts: {expect['starts'] or 'nobody (a tie: roll again)'}")
-    if "dice" in expect:
-        lines.append("plays the opening numbers" if expect["dice"] else "rolls both dice anew")
-    if "cube" in expect:
-        lines.append(f"cube: {expect['cube']['value']}, owner {expect['cube'].get('owner') or 'none (centred)'}")
-    if "legal" in expect:
-        lines.append("legal" if expect["legal"] else "not allowed")
-    if "score" in expect:
-        score = expect["score"]
-        lines.append(
-            f"score {score.get('white', 0)}-{score.get('black', 0)}, Crawford game next: {_yes(expect.get('crawford'))}, "
-            f"match winner: {expect.get('winner') or 'none yet'}"
-        )
-    if "may_double" in expect:
-        lines.append(f"may double: {_yes(expect['may_double'])}")
-    return lines
 
 
 def _plays(step: Step, cube: bool, view: str | None = None) -> list[str]:
@@ -194,56 +151,21 @@ def _plays(step: Step, cube: bool, view: str | None = None) -> list[str]:
     return out + [""]
 
 
-def _next(step: Step) -> list[str]:
-    if not step.check_next:
-        return []
-    if step.next is None:
-        return ["then the turn ends"]
-    who = f"{step.next.player} plays {'-'.join(map(str, step.next.numbers))}"
-    return [f"then {who}" + (" (passed)" if step.next.passed else "")]
-
-
-ANSWERS = {"take": "takes", "drop": "drops", "beaver": "beavers"}
+def _words(step: Step) -> list[str]:
+    """What the step's queries must answer, in words (messages.QUERIES: each query's `words`)."""
+    return [line for query in asked_by(step) for line in query.words(step)]
 
 
 def _step(step: Step, n: int, cube: bool, view: str, same_as: int | None) -> list[str]:
     """One scenario step: what happens, its board (numbered from `view`'s side; not drawn again when it is
     the board of step `same_as`, 0: the case's own), what is expected."""
-    state = step.state
-    details = _expectation(step.expect) + _next(step)
-    if step.kind == "opening":
-        dice = step.opening["dice"] if step.opening else {}
-        what = f"opening roll: white {dice.get('white')}, black {dice.get('black')}"
-    elif step.kind == "plays":
-        numbers = list(state.segment.numbers) if state.segment else list(state.dice)
-        what = f"{state.turn} plays {'-'.join(map(str, numbers))}" + (
-            " (passed)" if state.segment and state.segment.passed else ""
-        )
-        if step.play:
-            what += f", then `{step.play[0] or '(no move)'}`"
-    elif step.kind == "double":
-        what = f"{state.turn} doubles, {other(state.turn)} {ANSWERS.get(str(step.response), step.response)}"
-    elif step.kind == "next-game":
-        what = "the match after the game"
-    elif step.kind == "may-double":
-        what = f"may {state.turn} double?"
-        if "may_double" in step.expect:  # the answer follows the question, not a second label
-            what += f" **{_yes(step.expect['may_double'])}**"
-            details = [d for d in details if not d.startswith("may double:")]
-    else:
-        what = "the game's result"
-        details = [d.removeprefix("result: ") for d in details]
+    what, details = STEP_QUERIES[step.kind].scene(step), _words(step)
+    heading = ": ".join(part for part in (what, "; ".join(details)) if part)
     if same_as is None:
-        drawn = board(state, f"step {n}: {what.replace('**', '')}", 240, cube, view)
+        drawn = board(step.state, f"step {n}: {(what or heading).replace('**', '')}", 240, cube, view)
     else:
         drawn = f"*The board of step {same_as}.*" if same_as else "*The board above.*"
-    return [
-        f"**Step {n}.** {what}" + (": " + "; ".join(details) if details else ""),
-        "",
-        drawn,
-        "",
-        *(_plays(step, cube, view) if step.kind == "plays" and step.expect else []),
-    ]
+    return [f"**Step {n}.** {heading}", "", drawn, "", *_plays(step, cube, view)]
 
 
 def _ids(case: Case) -> list[str]:
@@ -296,8 +218,7 @@ def _outcome(case: Case) -> list[str]:
     cube = has_cube(case)
     if case.query == "scenario":
         return _scenario(case, cube)
-    lines = [f"- {line}" for line in _expectation(case.expect) + _next(case.steps[0])]
-    return [*lines, "", *(_plays(case.steps[0], cube) if case.query == "legal-plays" else [])]
+    return [*(f"- {line}" for line in _words(case.steps[0])), "", *_plays(case.steps[0], cube)]
 
 
 def _scenario(case: Case, cube: bool) -> list[str]:

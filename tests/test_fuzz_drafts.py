@@ -8,7 +8,7 @@ import random
 import yaml
 from gammonspec.conformance.harness import steps
 from gammonspec.conformance.harness.cases import load
-from gammonspec.conformance.harness.runner import judge_plays
+from gammonspec.conformance.harness.judges import judge_plays
 from gammonspec.conformance.tools import fuzz_report, generators
 from gammonspec.model.notation import apply, check_numbers, describe, spell
 from gammonspec.model.rulesets import rulesets

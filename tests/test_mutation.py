@@ -58,6 +58,7 @@ def test_unknown_mutant_is_bad_usage(capsys):
 
 
 def test_explaining_names_the_mutant_whose_answer_an_engine_gives() -> None:
+    from gammonspec.conformance.harness.messages import QUERIES
     from gammonspec.conformance.tools.mutants import explaining
     from gammonspec.reference import ReferenceEngine
 
@@ -66,9 +67,9 @@ def test_explaining_names_the_mutant_whose_answer_an_engine_gives() -> None:
     step = case.steps[0]
     broken = by_name("either-die-when-one-playable")
     with broken.applied():
-        wrong = runner.ask(ReferenceEngine(), "legal-plays", step, rules)
-    assert wrong != runner.ask(ReferenceEngine(), "legal-plays", step, rules)
-    found = explaining(wrong, lambda: runner.ask(ReferenceEngine(), "legal-plays", step, rules))
+        wrong = runner.ask(ReferenceEngine(), QUERIES["legal-plays"], step, rules)
+    assert wrong != runner.ask(ReferenceEngine(), QUERIES["legal-plays"], step, rules)
+    found = explaining(wrong, lambda: runner.ask(ReferenceEngine(), QUERIES["legal-plays"], step, rules))
     assert broken in found and all(m.rule.startswith(("bg.", "nd.", "cn.", "switch")) for m in found)
 
 

@@ -12,7 +12,8 @@ from conftest import MINI_SUITE
 from gammonspec.conformance import cli
 from gammonspec.conformance.harness import reports
 from gammonspec.conformance.harness.cases import suite
-from gammonspec.conformance.harness.runner import NOT_DECLARED, NOT_OFFERED, Filters, judge_match, plan, run
+from gammonspec.conformance.harness.judges import judge_match
+from gammonspec.conformance.harness.runner import NOT_DECLARED, NOT_OFFERED, Filters, plan, run
 from gammonspec.model.interface import MatchOutcome
 from gammonspec.model.notation import apply
 from gammonspec.model.rulesets import rulesets

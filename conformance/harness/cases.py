@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gammonspec.conformance.harness.messages import QUERIES, STEP_QUERIES
+from gammonspec.conformance.harness.messages import asked_by
 from gammonspec.conformance.harness.scenario import walk
 from gammonspec.conformance.harness.steps import Step, digest, expected_next, plays_step, result_step, spec_layout
 from gammonspec.model import position_ids
@@ -65,8 +65,12 @@ class Case:
     @property
     def queries(self) -> set[str]:
         """The engine capabilities the case needs."""
-        needed = {STEP_QUERIES[step.kind].capability for step in self.steps if step.expect or step.kind == "plays"}
-        return needed | ({QUERIES["next-segment"].capability} if any(step.check_next for step in self.steps) else set())
+        needed: set[str] = set()
+        for step in self.steps:  # a step's own query counts where it checks something (a scripted play, at least)
+            first, *then = asked_by(step)
+            needed |= {first.capability} if step.expect or step.play is not None else set()
+            needed |= {query.capability for query in then}
+        return needed
 
 
 def _layout(

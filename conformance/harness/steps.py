@@ -8,10 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gammonspec.conformance.harness.messages import Query
 from gammonspec.model.interface import GameResult
 from gammonspec.model.notation import NotationError, apply, check_numbers
-from gammonspec.model.rulesets import Rules
 from gammonspec.model.state import CHECKERS, SIDES, Layout, Segment, Side, State, StateError
 from gammonspec.model.yamlio import DataError, LineDict, locate
 
@@ -70,13 +68,6 @@ class Step:
     next: Segment | None = None
     response: str | None = None  # double steps: take, drop or beaver
     outcome: GameResult | None = None  # next-game steps: how the game ended
-
-    def arguments(self, query: Query, rules: Rules) -> tuple[Any, ...]:
-        """The arguments this step asks `query` with, in the order of its `params` (messages.FIELDS names)."""
-        state = self.state
-        values = {"state": state, "rules": rules, "cube": state.cube, "match": state.match}
-        values |= {"response": self.response, "result": self.outcome, **(self.opening or {})}
-        return tuple(values[name] for name in query.params)
 
 
 def plays_step(

@@ -14,6 +14,7 @@ unasked (or a copy of an answer, however late), is recorded in `strays` (the run
 from __future__ import annotations
 
 import collections
+import functools
 import hashlib
 import os
 import select
@@ -25,24 +26,18 @@ import time
 from collections.abc import Callable
 from typing import Any, BinaryIO, TypeVar
 
-from gammonspec.conformance.harness.messages import QUERIES
+from gammonspec.conformance.harness.messages import METHODS, QUERIES
 from gammonspec.conformance.harness.protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
 from gammonspec.model import PROTOCOL_VERSION, __version__, profiles
 from gammonspec.model.interface import (
     CAPABILITIES,
     STARTUP_TIMEOUT,
     TIMEOUT,
-    CubeOutcome,
     EngineFailure,
     EngineInfo,
     EngineLoadError,
-    GameResult,
-    MatchOutcome,
-    Opening,
     Skip,
 )
-from gammonspec.model.rulesets import Rules
-from gammonspec.model.state import Layout, Segment, State
 from gammonspec.model.terminal import clipped, say
 from gammonspec.model.yamlio import DataError
 
@@ -467,27 +462,12 @@ class SubprocessEngine:
         assert self._info is not None
         return self._info
 
-    def legal_plays(self, state: State, rules: Rules) -> list[Layout]:
-        return self._ask("legal-plays", state, rules)
-
-    def next_segment(self, state: State, rules: Rules) -> Segment | None:
-        return self._ask("next-segment", state, rules)
-
-    def game_result(self, state: State, rules: Rules) -> GameResult | None:
-        return self._ask("game-result", state, rules)
-
-    def opening(self, *args: Any) -> Opening:
-        """opening(rules, dice, game_number, previous_winner, cube, match), as engine.Engine has it."""
-        return self._ask("opening", *args)
-
-    def may_double(self, state: State, rules: Rules) -> bool:
-        return self._ask("may-double", state, rules)
-
-    def cube_action(self, state: State, rules: Rules, response: str) -> CubeOutcome:
-        return self._ask("cube-action", state, rules, response)
-
-    def match_after_game(self, state: State, rules: Rules, result: GameResult) -> MatchOutcome:
-        return self._ask("match-after-game", state, rules, result)
+    def __getattr__(self, method: str) -> Callable[..., Any]:
+        """The Engine protocol's query methods (messages.METHODS: legal_plays, opening, ...), each asking its query."""
+        query = METHODS.get(method)
+        if query is None:
+            raise AttributeError(method)
+        return functools.partial(self._ask, query.request_type)
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:

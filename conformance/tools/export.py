@@ -18,11 +18,9 @@ from typing import Any
 
 import jsonschema
 from gammonspec.conformance.harness.cases import Case, Step
-from gammonspec.conformance.harness.messages import QUERIES, STEP_QUERIES
+from gammonspec.conformance.harness.messages import asked_by
 from gammonspec.conformance.harness.runner import Target
-from gammonspec.conformance.harness.steps import play_name
 from gammonspec.model import PROTOCOL_VERSION, __version__
-from gammonspec.model.interface import GameResult, MatchOutcome
 from gammonspec.model.rulesets import Rules
 from gammonspec.model.validation import SCHEMA_DIR
 from referencing import Registry, Resource
@@ -30,63 +28,13 @@ from referencing import Registry, Resource
 FORMAT_VERSION = "1.0"  # of the export document; the suite's own version is in `suite`
 
 
-def _plays_expect(step: Step) -> dict[str, Any]:
-    """What a legal-plays answer must hold, with positions in the wire format."""
-    expect, expected = step.expect, step.expected
-    out: dict[str, Any] = {}
-    if expected.get("plays"):
-        out["positions"] = [layout.to_wire() for layout in expected["plays"].values()]
-    if expect.get("no_play"):
-        out["positions"] = [step.state.layout.to_wire()]
-    if expected.get("includes"):
-        out["includes"] = [layout.to_wire() for layout in expected["includes"].values()]
-    if expect.get("excludes"):
-        out["excludes"] = [
-            {
-                "position": expected["excludes"][play_name(item["play"])].to_wire(),
-                "reason": item["reason"],
-                "play": play_name(item["play"]),
-            }
-            for item in expect["excludes"]
-        ]
-    for name in ("count", "digest", "divide"):
-        if name in expect:
-            out[name] = expect[name]
-    if step.play is not None:
-        out["includes"] = [*out.get("includes", []), step.play[1].to_wire()]  # the scripted play must be legal
-    return out
-
-
-def _step_expect(step: Step) -> dict[str, Any]:
-    """What the answer to the query of a step that is not a plays step must hold: the reply the query's answer
-    makes where the case states all of it, the fields it states where it states some (opening, double)."""
-    expect, reply = step.expect, STEP_QUERIES[step.kind].reply
-    if step.kind == "result":
-        return reply(None if expect.get("not_over") else GameResult.from_wire(expect["result"]))
-    if step.kind == "opening":
-        return {k: expect[k] for k in ("starts", "dice", "cube") if k in expect}
-    if step.kind == "may-double":
-        return reply(expect["may_double"])
-    if step.kind == "double":
-        return {"legal": expect.get("legal", True)} | {k: expect[k] for k in ("cube", "result") if k in expect}
-    assert step.kind == "next-game"
-    return reply(MatchOutcome.from_wire(expect))
-
-
 def requests(step: Step, rules: Rules, ids: Iterator[int]) -> list[dict[str, Any]]:
-    """The requests one step sends, as the runner sends them (a plays step with `next` sends two), each with
-    its expectation."""
-
-    def ask(kind: str, expect: dict[str, Any]) -> dict[str, Any]:
-        query = QUERIES[kind]
-        return {"request": query.request(str(next(ids)), step.arguments(query, rules)), "expect": expect}
-
-    if step.kind != "plays":
-        return [ask(STEP_QUERIES[step.kind].request_type, _step_expect(step))]
-    out = [ask("legal-plays", _plays_expect(step))]
-    if step.check_next:
-        out.append(ask("next-segment", QUERIES["next-segment"].reply(step.next)))
-    return out
+    """The requests one step sends, as the runner sends them (messages.asked_by: a plays step with `next` sends
+    two), each with the reply's fields it expects."""
+    return [
+        {"request": query.request(str(next(ids)), query.asked(step, rules)), "expect": query.expected(step)}
+        for query in asked_by(step)
+    ]
 
 
 def exported_case(case: Case, target: Target) -> dict[str, Any]:

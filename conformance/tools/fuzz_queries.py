@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gammonspec.conformance.harness.messages import METHODS
+from gammonspec.conformance.harness.messages import STEP_QUERIES
 from gammonspec.model.interface import CubeOutcome, Engine, GameResult, MatchOutcome, Opening
 from gammonspec.model.rulesets import Rules
 from gammonspec.model.state import CUBE_VALUES, SIDES, Cube, Match, Side, State, TurnContext, start_layout
 
-CAPABILITY = {"opening": "opening", "may-double": "cube", "double": "cube", "next-game": "cube"}
+ASPECTS = ("opening", "may-double", "double", "next-game")  # case step kinds (messages.STEP_QUERIES)
+CAPABILITY = {aspect: STEP_QUERIES[aspect].capability for aspect in ASPECTS}
 KINDS = {**CAPABILITY, "cube-result": "game-result"}  # the kinds of question and the capability each asks
 RESPONSES = ("take", "drop", "beaver")
 
@@ -191,12 +192,9 @@ def shape(value: Any) -> str:
     return str(value)
 
 
-METHOD = {"opening": "opening", "may-double": "may_double", "double": "cube_action", "next-game": "match_after_game"}
-
-
 def wire(aspect: str, value: Any) -> dict[str, Any]:
     """An answer as the protocol's reply writes it (messages.QUERIES)."""
-    return METHODS[METHOD[aspect]].reply(value)
+    return STEP_QUERIES[aspect].reply(value)
 
 
 def simpler(q: Question) -> Iterator[Question]:
