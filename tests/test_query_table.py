@@ -78,8 +78,8 @@ def test_a_new_query_is_judged_exported_served_and_worded_from_its_record(pips_q
 
     sys.path.insert(0, str(Path(__file__).parents[1] / "site"))
     try:
-        import hooks
+        import case_pages
     finally:
         sys.path.pop(0)
-    shown = hooks._step(step, 1, cube=False, view="white", same_as=0)
+    shown = case_pages._step(step, 1, cube=False, view="white", same_as=0)
     assert shown[0] == f"**Step 1.** white's pip count: pip count: {START_PIPS}"
