@@ -51,7 +51,8 @@ def shard_of(args: argparse.Namespace) -> Shard | None:
 
 
 def _options(cls: Callable[..., Opts], args: argparse.Namespace, **given: Any) -> Opts:
-    """The options object `cls` from the arguments of the same names (lists as tuples), and `given` on top."""
+    """The options object `cls` from the arguments of the same names (lists as tuples), and `given` on top; the
+    options have no defaults of their own: the parser is the one place that sets them."""
     values: dict[str, Any] = {}
     for f in fields(cls):  # type: ignore[arg-type]
         if f.name not in given and hasattr(args, f.name):

@@ -168,14 +168,20 @@ def _line_of(data: bytes | str, offset: int) -> int:
     return data[:offset].count(b"\n" if isinstance(data, bytes) else "\n") + 1
 
 
+def file_bytes(path: Path, error: type[DataError] = DataError) -> bytes:
+    """A file's bytes; one that cannot be read, or is no regular file (reading a FIFO would wait for a writer
+    for ever), raises `error`."""
+    if path.exists() and not (path.is_file() or path.is_dir()):
+        raise error(path, None, "not a regular file (a FIFO, device or socket): give a file")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise error(path, None, f"cannot read: {exc.strerror or exc}") from None
+
+
 def read_text(path: Path) -> str:
     """A text file's contents: UTF-8 (a UTF-8 byte-order mark is dropped), without NUL bytes."""
-    if path.exists() and not (path.is_file() or path.is_dir()):  # reading a FIFO would wait for a writer for ever
-        raise DataError(path, None, "not a regular file (a FIFO, device or socket): give a file")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DataError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    data = file_bytes(path)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise DataError(path, 1, "the file is UTF-16: save it as UTF-8")
     try:

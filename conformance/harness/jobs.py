@@ -1,6 +1,6 @@
 """Spreading work over local processes (`--jobs N`) and over machines (`--shard i/N --seed S`).
 
-Each worker process starts its own engine once (from the same engine arguments as the command) and
+Each worker process starts its engine once (`launch.worker_engine`, from the command's EngineSpec) and
 keeps it for every chunk of work it is given; the results come back in the order of the work.  A
 shard is a deterministic share of the work: the items, in their given order, dealt out by a
 permutation drawn from `--seed`, so N machines running shards 1/N .. N/N with the same seed cover

@@ -12,7 +12,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -91,14 +91,14 @@ def worker_engine(spec: EngineSpec | None) -> Engine:
 class RunOptions:
     """What `gammonspec run` asks of the engine's side: the engine, the reports and how the cases are spread."""
 
-    engine: EngineSpec = field(default_factory=EngineSpec)
-    cases: tuple[Path, ...] = ()
-    json: Path | None = None
-    junit: Path | None = None
-    quiet: bool = False
-    verbose: bool = False
-    jobs: int = 1
-    shard: Shard | None = None
+    engine: EngineSpec
+    cases: tuple[Path, ...]
+    json: Path | None
+    junit: Path | None
+    quiet: bool
+    verbose: bool
+    jobs: int
+    shard: Shard | None
 
 
 class EarlyHandshake:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from gammonspec.conformance.harness import report_files
@@ -27,21 +27,21 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 class FuzzOptions:
     """What `gammonspec fuzz` asks: the engine, the selection it ran under, the campaign, where drafts and reports go."""
 
-    engine: EngineSpec = field(default_factory=EngineSpec)
-    game: tuple[str, ...] = ()
-    ruleset: tuple[str, ...] = ()
-    profile: tuple[Path, ...] = ()
-    switch: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    seed: int = 0
-    count: int = 1000
-    time: float | None = None
-    max_failures: int = 10
-    out: Path = Path("fuzz-drafts")
-    quiet: bool = False
-    jobs: int = 1
-    dask: str | None = None
-    json: Path | None = None
+    engine: EngineSpec
+    game: tuple[str, ...]
+    ruleset: tuple[str, ...]
+    profile: tuple[Path, ...]
+    switch: tuple[str, ...]
+    kinds: tuple[str, ...]
+    seed: int
+    count: int
+    time: float | None
+    max_failures: int
+    out: Path
+    quiet: bool
+    jobs: int
+    dask: str | None
+    json: Path | None
 
 
 def matches(args: FuzzOptions, target: Target) -> bool:

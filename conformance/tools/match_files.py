@@ -6,16 +6,12 @@ from pathlib import Path
 
 from gammonspec.conformance.tools.sgf import read_sgf
 from gammonspec.conformance.tools.transcripts import Transcript, TranscriptError, read_mat
+from gammonspec.model.yamlio import file_bytes
 
 
 def read(path: Path) -> Transcript:
     """The transcript in `path`, by its content: SGF when it starts with '(', else the .mat format."""
-    if path.exists() and not (path.is_file() or path.is_dir()):  # reading a FIFO would wait for a writer for ever
-        raise TranscriptError(path, None, "not a regular file (a FIFO, device or socket): give a file")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise TranscriptError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    raw = file_bytes(path, TranscriptError)
     try:
         text = raw.decode("utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
     except UnicodeDecodeError:

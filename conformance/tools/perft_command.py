@@ -61,15 +61,15 @@ OPTIONAL_STATE = {
 class PerftOptions:
     """What `gammonspec perft` counts: the engine (None: the reference engine alone), from where, how deep, on what."""
 
-    engine: EngineSpec | None = None
-    depth: int = 2
-    divide: bool = False
-    xgid: str | None = None
-    state: Path | None = None
-    jobs: int = 1
-    dask: str | None = None
-    shard: Shard | None = None
-    json: Path | None = None
+    engine: EngineSpec | None
+    depth: int
+    divide: bool
+    xgid: str | None
+    state: Path | None
+    jobs: int
+    dask: str | None
+    shard: Shard | None
+    json: Path | None
 
 
 def root_of(args: PerftOptions) -> Node | None:

@@ -403,10 +403,10 @@ def _rules(target: Ruleset | Profile, transcript: Transcript) -> Rules:
 class ReplayOptions:
     """What `gammonspec replay` replays (files or folders of match transcripts), against which engine, and its report."""
 
-    files: tuple[Path, ...] = ()
-    engine: EngineSpec = field(default_factory=EngineSpec)
-    quiet: bool = False
-    json: Path | None = None
+    files: tuple[Path, ...]
+    engine: EngineSpec
+    quiet: bool
+    json: Path | None
 
 
 def main(args: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
