@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gammonspec.conformance.harness.runner import Target
-from gammonspec.conformance.tools import fuzz_evidence, fuzz_queries, generators, shrink
+from gammonspec.conformance.tools import fuzz_evidence, fuzz_queries, generators, reachability, shrink
 from gammonspec.conformance.tools.fuzz_evidence import Reading, Seen
 from gammonspec.conformance.tools.fuzz_queries import Asked, Question
 from gammonspec.conformance.tools.mutants import LOCK
@@ -118,7 +118,7 @@ def explained_by(state: Asked, target: Target, aspect: str, got: Answers) -> fro
 
 
 def _pips_moved(before: Layout, after: Layout, side: Side) -> int:
-    return generators.pips(before, side) - generators.pips(after, side)
+    return reachability.pips(before, side) - reachability.pips(after, side)
 
 
 def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longest: int) -> set[str]:

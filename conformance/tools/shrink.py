@@ -2,7 +2,7 @@
 
 Candidates are tried biggest simplification first: a whole point (or the bar) borne off, two neighbouring
 points of a side merged, one checker borne off, then a simpler roll or segment, then a plainer turn
-context.  Each candidate is valid and reachable under the rules (generators.problem), so a shrunk state
+context.  Each candidate is valid and reachable under the rules (reachability.problem), so a shrunk state
 is one an engine can be asked, and it is smaller in checkers, points, numbers or context at each step,
 so the loop ends.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from gammonspec.conformance.tools import generators
+from gammonspec.conformance.tools import reachability
 from gammonspec.model.rulesets import Rules
 from gammonspec.model.state import SIDES, Layout, Side, State
 
@@ -79,7 +79,7 @@ def _context_steps(state: State) -> Iterator[State]:
 
 def _fit_rolls(state: State, rules: Rules) -> State:
     """A smaller layout moved more pips: enough rolls for it (a first turn stays one, and is then refused)."""
-    least = generators.least_rolls(state.layout, rules)
+    least = reachability.least_rolls(state.layout, rules)
     if state.context.first_turn or state.context.rolls_in_game >= least:
         return state
     return replace(state, context=replace(state.context, rolls_in_game=least))
@@ -92,7 +92,7 @@ def simpler(state: State, rules: Rules) -> Iterator[State]:
         *_roll_steps(state),
         *_context_steps(state),
     ):
-        if not generators.problem(candidate, rules):
+        if not reachability.problem(candidate, rules):
             yield candidate
 
 
