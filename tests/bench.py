@@ -163,10 +163,10 @@ BASELINE = "5c05f79"  # main before the one-search and packed-core work (issue 1
 
 def baseline_tree(rev: str) -> Path | None:
     """The package folders of commit `rev` of this repository, unpacked into a temporary folder (None if git fails)."""
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-tree", "--name-only", rev], capture_output=True, text=True)
+    folders = [name for name in bench_engine.PACKAGES if name in listed.stdout.split()]  # its layout's folders
     root = Path(tempfile.mkdtemp(prefix=f"gammonspec-{rev}-"))
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, *bench_engine.PACKAGES], capture_output=True, check=False
-    )
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, *folders], capture_output=True, check=False)
     if archive.returncode:
         print(f"   no baseline: git archive {rev}: {archive.stderr.decode().strip()}")
         return None
