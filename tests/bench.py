@@ -1,9 +1,9 @@
 """Benchmarks of the reference engine (a script, not a test): `python tests/bench.py [-n N] [--profile] [--serve]`.
 
-Every figure is measured side by side in one run, and the bars of issue 12 are ratios of them:
+Every figure is measured side by side in one run, and the bars of issues 12 and 31 are ratios of them, printed
+at the end with PASS or FAIL ("Ratios (issue 31 bars)"):
 
-0. (--serve, alone) The suite through `gammonspec serve` beside the same run in process.
-
+0. The suite through `gammonspec serve` beside the same run in process (--serve: this section alone).
 1. The whole suite run in-process against the reference engine (loading the cases timed apart),
    per game, with the slowest case and its peak memory.
 2. Backgammon legal plays through a JSON-lines driver of each engine (tests/bench_engine.py: the
@@ -13,7 +13,8 @@ Every figure is measured side by side in one run, and the bars of issue 12 are r
    Linux the drivers share one processor and the timer has another, so that all run alike.
 3. The same positions in process: the reference's `legal_plays` beside gnubg-nn's `moves` and
    bgsage's `possible_moves`, each on its own native board format converted before the clock starts.
-4. Narde plays per second on random Narde positions (both rulesets), now and at BASELINE.
+4. Narde plays per second on random Narde positions (both rulesets), now and at BASELINE; and on narde-guide
+   beside nard-backgammon through JSON-lines drivers (speed only: its answers differ, as it has no head rule).
 5. Crazy Narde's worst chains: each segment's distinct results, and the whole turns from 6-6 and 5-5
    (distinct end positions and time, best of --repeat; apart, the time to read every end as a layout),
    now and at BASELINE.
@@ -43,6 +44,7 @@ import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Callable, Sequence
+from math import inf
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,33 @@ from gammonspec.model.rulesets import rulesets  # noqa: E402
 from gammonspec.model.state import Layout, Segment, State, TurnContext  # noqa: E402
 from gammonspec.reference import ReferenceEngine  # noqa: E402
 from gammonspec.reference.movegen import legal_plays, search  # noqa: E402
+
+BASELINE = "5c05f79"  # main before the one-search and packed-core work (issue 12): its figures are "today's"
+
+
+GNUBG = "reference positions/s / gnubg-nn's (= gnubg-nn time / reference time; over 1: the reference is faster)"
+LONG = "issue 31 names long-nardy-engine: on neither PyPI nor npm; nard-backgammon is the one installable here"
+NARDE = f"Narde in process, CPU: time at {BASELINE} / time now"
+BARS = {  # the ratios issue 31 item 6 keeps: what is divided, the lowest and highest it may be, where that comes from
+    "bg-cold": (f"backgammon, JSON-lines drivers, cold caches: {GNUBG}", 0.9, inf, "issue 12 closed at 0.91-0.97x"),
+    "bg-warm": (f"backgammon, JSON-lines drivers, warm caches: {GNUBG}", 0.9, inf, "issue 12 closed at 0.91-0.97x"),
+    "serve": ('suite, whole commands: `run --engine-cmd "gammonspec serve"` / `run`, wall time', 0, 1.5, "issue 12"),
+    "nard": ("Narde (narde-guide), JSON-lines drivers: nard-backgammon time / reference time", 3, inf, LONG),
+    "narde-guide-base": (f"{NARDE} (narde-guide)", 3, inf, "issue 12"),
+    "narde-variant-base": (f"{NARDE} (narde-variant)", 3, inf, "issue 12"),
+}
+MEASURED: dict[str, float] = {}  # a key of BARS: the ratio measured in this run
+
+
+def print_bars() -> None:
+    print("\nRatios (issue 31 bars): each as measured in this run, its bar, PASS or FAIL")
+    for key, (what, low, high, why) in BARS.items():
+        limit = f"at most {high:.2f}x" if high < inf else f"at least {low:.2f}x"
+        if key not in MEASURED:  # --serve alone, --no-serve, --no-baseline, or the third party not installed
+            figure = f"not measured in this invocation (bar: {limit})"
+        else:
+            figure = f"{MEASURED[key]:6.2f}x  {'PASS' if low <= MEASURED[key] <= high else 'FAIL'}  (bar: {limit})"
+        print(f"   {what}\n      {figure}; {why}")
 
 
 def bench_suite() -> None:
@@ -131,6 +160,7 @@ def bench_serve(repeat: int) -> None:
             subprocess.run(command, check=True, capture_output=True)
             whole[name] = min(whole[name], time.perf_counter() - began)
             cpu[name] = min(cpu[name], _children_cpu() - used)
+    MEASURED["serve"] = whole['gammonspec run --engine-cmd "gammonspec serve"'] / whole["gammonspec run"]
     print("   the whole command, as a user runs it (wall time; CPU time of every process it started):")
     for name in commands:
         print(
@@ -158,15 +188,12 @@ def timed(call: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> flo
     return best
 
 
-BASELINE = "5c05f79"  # main before the one-search and packed-core work (issue 12): its figures are "today's"
-
-
 def baseline_tree(rev: str) -> Path | None:
     """The package folders of commit `rev` of this repository, unpacked into a temporary folder (None if git fails)."""
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-tree", "--name-only", rev], capture_output=True, text=True)
+    folders = [name for name in bench_engine.PACKAGES if name in listed.stdout.split()]  # its layout's folders
     root = Path(tempfile.mkdtemp(prefix=f"gammonspec-{rev}-"))
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, *bench_engine.PACKAGES], capture_output=True, check=False
-    )
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, *folders], capture_output=True, check=False)
     if archive.returncode:
         print(f"   no baseline: git archive {rev}: {archive.stderr.decode().strip()}")
         return None
@@ -293,22 +320,31 @@ def bench_drivers(n: int, seed: int, repeat: int, base: Path | None) -> None:
     if base:
         engines.append((f"reference at {BASELINE}", child(base, "drive", "reference")))
     engines += [(name, child(None, "drive", name)) for name in ("gnubg-nn", "bgsage") if installed(name)]
-    for block, how in (
-        (1, "each request to each driver in turn (cold caches)"),
-        (DRIVER_BLOCK, f"{DRIVER_BLOCK} requests to each driver in turn (warm caches, as in a run against one engine)"),
+    warm = f"{DRIVER_BLOCK} requests to each driver in turn (warm caches, as in a run against one engine)"
+    for block, how, bar in (
+        (1, "each request to each driver in turn (cold caches)", "bg-cold"),
+        (DRIVER_BLOCK, warm, "bg-warm"),
     ):
         print(f"   {how}:")
-        timings = driven([command for _, command in engines], requests, repeat, block)
-        rows = [(name, *timing) for (name, _), timing in zip(engines, timings)]
-        ref, ref_positions = rows[0][1], rows[0][2]
-        for name, secs, positions in rows:
-            agree = (
-                ""
-                if positions == ref_positions
-                else f"  ({positions:,} positions answered, the reference {ref_positions:,})"
-            )
-            ratio = "" if name == "reference" else f"   reference = {secs / ref:5.2f}x its rate"
-            print(f"     {name:24s} {n / secs:8,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}{agree}")
+        secs = driver_rows(engines, requests, repeat, block)
+        if "gnubg-nn" in secs:
+            MEASURED[bar] = secs["gnubg-nn"] / secs["reference"]
+
+
+def driver_rows(engines: list[tuple[str, list[str]]], requests: list[str], repeat: int, block: int) -> dict[str, float]:
+    """Time the drivers (`driven`), print a row each (its rate as a ratio of the first, the reference's), and
+    return each one's time."""
+    timings = driven([command for _, command in engines], requests, repeat, block)
+    n, (ref, ref_positions) = len(requests), timings[0]
+    for (name, _), (secs, positions) in zip(engines, timings):
+        agree = (
+            ""
+            if positions == ref_positions
+            else f"  ({positions:,} positions answered, the reference {ref_positions:,})"
+        )
+        ratio = "" if name == "reference" else f"   reference = {secs / ref:5.2f}x its rate"
+        print(f"     {name:24s} {n / secs:8,.0f} positions/s  ({secs * 1e6 / n:7.1f} us each){ratio}{agree}")
+    return {name: secs for (name, _), (secs, _) in zip(engines, timings)}
 
 
 def installed(module: str) -> bool:
@@ -373,7 +409,16 @@ def bench_narde(n: int, seed: int, repeat: int, base: Path | None) -> None:
             figure += f"; at {BASELINE} {n / then['secs']:8,.0f}/s: {then['secs'] / now['secs']:5.2f}x"
             if then["results"] != now["results"]:
                 figure += f" (results differ: {then['results']} then, {now['results']} now)"
+            MEASURED[f"{name}-base"] = then["secs"] / now["secs"]
         print(figure)
+    if not installed("nard-backgammon"):
+        print("   nard-backgammon not installed (the extra `crosscheck`): no third-party Narde engine to compare")
+        return
+    print(f"   narde-guide through JSON-lines drivers as in section 2, {DRIVER_BLOCK} requests to each in turn;")
+    print("   nard-backgammon has no head rule, so its answers differ: speed only")
+    engines = [(name, child(None, "drive", name)) for name in ("reference", "nard-backgammon")]
+    secs = driver_rows(engines, [line + "\n" for line in state_lines("narde-guide", states)], repeat, DRIVER_BLOCK)
+    MEASURED["nard"] = secs["nard-backgammon"] / secs["reference"]
 
 
 SPREAD = {24: 1, 22: 2, 20: 2, 18: 2, 16: 2, 14: 2, 11: 2, 9: 2}  # white spread wide, no six in a row
@@ -428,14 +473,17 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="also print the reference engine's cProfile hot spots")
     parser.add_argument("--no-suite", action="store_true", help="skip the suite run")
     parser.add_argument("--no-baseline", action="store_true", help=f"do not measure the engine of commit {BASELINE}")
-    parser.add_argument(
-        "--serve", action="store_true", help="only the suite through `gammonspec serve` beside the in-process run"
-    )
+    parser.add_argument("--serve", action="store_true", help="only section 0: the suite through `gammonspec serve`")
+    parser.add_argument("--no-serve", action="store_true", help="skip the suite through `gammonspec serve`")
     args = parser.parse_args()
     if args.serve:
         bench_serve(args.repeat)
+        print_bars()
         return
     base = None if args.no_baseline else baseline_tree(BASELINE)
+    if not args.no_serve:
+        bench_serve(args.repeat)
+        print()
     if not args.no_suite:
         bench_suite()
     bench_drivers(args.n, args.seed, args.repeat, base)
@@ -444,6 +492,7 @@ def main() -> None:
     bench_chains(base, args.repeat)
     if base:
         shutil.rmtree(base, ignore_errors=True)
+    print_bars()
 
 
 if __name__ == "__main__":

@@ -11,44 +11,66 @@ line: `plays` the best time of REPEAT passes over all states (after a warm-up) a
 `turns` the distinct end positions of each turn, the best time of REPEAT turns and the time to read the ends as
 layouts.  `--root DIR` runs the gammonspec tree at DIR (a
 git worktree of an earlier commit) in place of the installed one, so that today's engine and an earlier one
-are measured on the same inputs in one run.
+are measured on the same inputs in one run.  Such a tree may have an older package layout (before the `model`
+package, `conformance/state.py` and `conformance/rules.py`): the modules are found by `layout_module`.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-PACKAGES = ("conformance", "reference", "engines", "cases", "spec")  # the package-dir of pyproject.toml
+# the package-dir of pyproject.toml, today's and earlier ones (a tree has the folders of its layout)
+PACKAGES = ("model", "conformance", "reference", "engines", "cases", "spec")
+
+LAYOUTS = {  # where each module the children use lives, today's layout first, then earlier ones
+    "rulesets": ("gammonspec.model.rulesets", "gammonspec.conformance.rulesets", "gammonspec.conformance.rules"),
+    "state": ("gammonspec.model.state", "gammonspec.conformance.state"),
+    "loading": ("gammonspec.conformance.harness.loading", "gammonspec.conformance.engine"),
+}
 
 
 def use_tree(root: Path) -> None:
-    """Import `gammonspec` from the source tree at `root`: a package of links to its folders, ahead of the install."""
+    """Import `gammonspec` from the source tree at `root` only: a package of links to its folders, ahead of the
+    install, and no editable install's finder behind it (which would fill in a module the tree lacks from
+    today's tree, mixing the two)."""
     package = Path(tempfile.mkdtemp(prefix="gammonspec-bench-")) / "gammonspec"
     package.mkdir()
     (package / "__init__.py").write_text("")
     for name in PACKAGES:
-        (package / name).symlink_to(root / name)
+        if (root / name).is_dir():
+            (package / name).symlink_to(root / name)
     sys.path.insert(0, str(package.parent))
+    sys.meta_path[:] = [f for f in sys.meta_path if "__editable___gammonspec" not in getattr(f, "__module__", "")]
 
 
-def read_states() -> list[tuple[object, object]]:
-    from gammonspec.model.rulesets import rulesets
-    from gammonspec.model.state import State
+def layout_module(role: str) -> ModuleType:
+    """The module for `role` in the layout of the tree being run (LAYOUTS)."""
+    for name in LAYOUTS[role]:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if not exc.name or not (
+                name == exc.name or name.startswith(exc.name + ".")
+            ):  # a module missing inside it, not this layout
+                raise
+    raise ModuleNotFoundError(f"none of {LAYOUTS[role]} in this tree")
 
-    known = rulesets()
+
+def read_states() -> list[tuple[Any, Any]]:
+    known, State = layout_module("rulesets").rulesets(), layout_module("state").State
     return [(State.from_wire(d["state"]), known[d["ruleset"]].rules()) for d in map(json.loads, sys.stdin)]
 
 
 def drive(name: str) -> None:
-    from gammonspec.conformance.harness.loading import load_engine
-    from gammonspec.model.rulesets import rulesets
-    from gammonspec.model.state import State
-
-    engine, known = load_engine(name), rulesets()
+    engine, known = layout_module("loading").load_engine(name), layout_module("rulesets").rulesets()
+    State = layout_module("state").State
     for line in sys.stdin:
         if not line.strip():
             return
