@@ -17,8 +17,10 @@ package, `conformance/state.py` and `conformance/rules.py`): the modules are fou
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -41,6 +43,7 @@ def use_tree(root: Path) -> None:
     install, and no editable install's finder behind it (which would fill in a module the tree lacks from
     today's tree, mixing the two)."""
     package = Path(tempfile.mkdtemp(prefix="gammonspec-bench-")) / "gammonspec"
+    atexit.register(shutil.rmtree, package.parent, True)  # only links: the tree itself stays
     package.mkdir()
     (package / "__init__.py").write_text("")
     for name in PACKAGES:
