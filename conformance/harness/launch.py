@@ -171,40 +171,40 @@ def why_nothing_runs(info: EngineInfo, pairs: Pairs) -> str | None:
     return f"no case can run against engine {info.name}: {why}"
 
 
-def _write_error(args: RunOptions, message: str, stderr: str = "") -> None:
-    for path, write in ((args.json, reports.write_json_error), (args.junit, reports.write_junit_error)):
+def _write_error(options: RunOptions, message: str, stderr: str = "") -> None:
+    for path, write in ((options.json, reports.write_json_error), (options.junit, reports.write_junit_error)):
         if path is not None:
             write(path, message, stderr)
 
 
-def fail(args: RunOptions, message: str, stderr: str = "", said: bool = False) -> int:
+def fail(options: RunOptions, message: str, stderr: str = "", said: bool = False) -> int:
     """Say why the run cannot go on, with the engine's `stderr` (unless `said`: shown already), write the
     reports asked for with both, and give the exit status."""
     say(message)
     if stderr and not said:
         print(printable(stderr), file=sys.stderr)
-    _write_error(args, message, stderr)
+    _write_error(options, message, stderr)
     return EXIT_USAGE
 
 
 def run_engine(
-    args: RunOptions,
+    options: RunOptions,
     early: EarlyHandshake,
     pairs: Pairs,
     expect_fail: set[str],
     progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
     own_profiles: bool = True,
 ) -> int:
-    """Run `pairs` against the engine of `args` (started by `early`), print and write the reports; the exit
+    """Run `pairs` against the engine of `options` (started by `early`), print and write the reports; the exit
     status.  With `own_profiles`, the cases also run under the profiles the engine declares."""
     engine = early.engine
     try:
         try:
             info = early.info()
         except EngineLoadError as exc:
-            return fail(args, str(exc))
+            return fail(options, str(exc))
         except EngineFailure as exc:
-            return fail(args, f"the engine failed its handshake: {exc}", exc.stderr)
+            return fail(options, f"the engine failed its handshake: {exc}", exc.stderr)
         if own_profiles and info.profiles:
             cases = list({case.id: case for case, _ in pairs}.values())  # cases are not hashable
             pairs = pairs + plan(cases, {p.name: p for p in info.profiles}, Filters())
@@ -213,34 +213,34 @@ def run_engine(
             if unknown := getattr(engine, "unknown_capabilities", []):  # a misspelt name is the likely cause
                 nothing += f"; it declares capabilities this runner does not know: {_some(unknown)} "
                 nothing += f"(known: {', '.join(CAPABILITIES)})"
-            return fail(args, nothing)
+            return fail(options, nothing)
         _notes(engine, info)
-        shard = args.shard
+        shard = options.shard
         plan_keys = [f"{target.name}::{case.id}" for case, target in pairs]
         selected, pairs = len(pairs), jobs.select(pairs, shard)
         if shard is not None and not pairs:
             return fail(
-                args,
+                options,
                 f"shard {shard.index}/{shard.count} is empty: the {selected} (case, ruleset)"
                 f" {'pair selected fills' if selected == 1 else 'pairs selected fill'} fewer than {shard.count} shards",
             )
-        if args.jobs > 1:
+        if options.jobs > 1:
             if hasattr(engine, "close"):
                 engine.close()  # each worker starts its own
-            outcomes, restarts = run_parallel(args, pairs, expect_fail, progress)
+            outcomes, restarts = run_parallel(options, pairs, expect_fail, progress)
         else:
             outcomes = list(run(engine, pairs, expect_fail, progress=progress))
             restarts = getattr(engine, "restarts", 0)
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    rerun_args = rerun_arguments(args)
-    print(reports.text(outcomes, info, restarts, args.quiet, args.verbose, rerun_args))
-    if args.json:
+    rerun_args = rerun_arguments(options)
+    print(reports.text(outcomes, info, restarts, options.quiet, options.verbose, rerun_args))
+    if options.json:
         sharded = None if shard is None else {"shard": shard.to_json(), "plan": plan_keys}
-        reports.write_json(args.json, outcomes, info, restarts, sharded, rerun_args)
-    if args.junit:
-        reports.write_junit(args.junit, outcomes, info, rerun_args)
+        reports.write_json(options.json, outcomes, info, restarts, sharded, rerun_args)
+    if options.junit:
+        reports.write_junit(options.junit, outcomes, info, rerun_args)
     errored = [o for o in outcomes if o.status == "errored"]
     for o in errored[:ERRORS_SHOWN]:
         say(f"case {o.key}: engine {info.name}: {o.message}")
@@ -264,19 +264,19 @@ def _run_chunk(spec: EngineSpec, expect_fail: set[str], chunk: Pairs) -> list[tu
 
 
 def run_parallel(
-    args: RunOptions,
+    options: RunOptions,
     pairs: Pairs,
     expect_fail: set[str],
     progress: Callable[[Iterable[tuple[Case, Ruleset]]], Iterable[tuple[Case, Ruleset]]],
 ) -> tuple[list[Outcome], int]:
-    """The cases over `args.jobs` worker processes, one engine each; the outcomes in plan order, and the restarts."""
+    """The cases over `options.jobs` worker processes, one engine each; the outcomes in plan order, and the restarts."""
     ticks = iter(progress(pairs))
     outcomes: list[Outcome] = []
     restarts = 0
     for chunk_outcomes, chunk_restarts in jobs.parallel(
-        partial(_run_chunk, args.engine, expect_fail),
+        partial(_run_chunk, options.engine, expect_fail),
         pairs,
-        args.jobs,
+        options.jobs,
         done=lambda n: [next(ticks, None) for _ in range(n)],
     ):
         outcomes += chunk_outcomes
@@ -285,9 +285,9 @@ def run_parallel(
     return outcomes, restarts
 
 
-def rerun_arguments(args: RunOptions) -> str:
+def rerun_arguments(options: RunOptions) -> str:
     """The engine and case-file arguments of a command line that reruns a case of this run."""
-    return " ".join([args.engine.rerun(), *(f"--cases {shlex.quote(str(path))}" for path in args.cases)]).strip()
+    return " ".join([options.engine.rerun(), *(f"--cases {shlex.quote(str(path))}" for path in options.cases)]).strip()
 
 
 def _notes(engine: Engine, info: EngineInfo) -> None:

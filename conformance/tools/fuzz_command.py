@@ -44,26 +44,26 @@ class FuzzOptions:
     json: Path | None
 
 
-def matches(args: FuzzOptions, target: Target) -> bool:
+def matches(options: FuzzOptions, target: Target) -> bool:
     """Whether a profile the engine declares is of the games and rulesets named (--game, --ruleset)."""
-    return (not args.game or target.game in args.game) and (
-        not args.ruleset or bool({target.name, getattr(target, "base", target.name)} & set(args.ruleset))
+    return (not options.game or target.game in options.game) and (
+        not options.ruleset or bool({target.name, getattr(target, "base", target.name)} & set(options.ruleset))
     )
 
 
-def _draft(args: FuzzOptions, failure: fuzz.Failure, target: Target, engine: str, number: int) -> Path | None:
+def _draft(options: FuzzOptions, failure: fuzz.Failure, target: Target, engine: str, number: int) -> Path | None:
     """Write the failure's draft; a draft that cannot be written is one line, and the campaign goes on."""
     try:
-        return fuzz_report.write_draft(args.out, failure, target, args.seed, engine, number)
+        return fuzz_report.write_draft(options.out, failure, target, options.seed, engine, number)
     except (StateError, OSError, ValueError) as exc:
         say(f"draft {number} ({failure.target}) not written: {exc}")
         return None
 
 
-def command(args: FuzzOptions, targets: dict[str, Target]) -> int:
-    """Fuzz the engine of `args` under `targets` (the rulesets or profiles selected), report, the exit status."""
+def command(options: FuzzOptions, targets: dict[str, Target]) -> int:
+    """Fuzz the engine of `options` under `targets` (the rulesets or profiles selected), report, the exit status."""
     try:
-        engine = start(args.engine)
+        engine = start(options.engine)
     except EngineLoadError as exc:
         say(str(exc))
         return EXIT_USAGE
@@ -73,14 +73,14 @@ def command(args: FuzzOptions, targets: dict[str, Target]) -> int:
         except EngineLoadError as exc:
             say(str(exc))
             return EXIT_USAGE
-        if not (args.profile or args.switch):  # as run: the engine's own profiles too
-            targets = {**targets, **{p.name: p for p in info.profiles if matches(args, p)}}
+        if not (options.profile or options.switch):  # as run: the engine's own profiles too
+            targets = {**targets, **{p.name: p for p in info.profiles if matches(options, p)}}
         chosen = [t for t in targets.values() if info.declares(t)]
         if not chosen:
             say(f"nothing to fuzz: engine {info.name} declares none of the rulesets or profiles selected")
             return EXIT_USAGE
         names = ", ".join(t.name for t in chosen)
-        chosen = [t for t in chosen if generators.kinds_for(t.rules(), args.kinds)]
+        chosen = [t for t in chosen if generators.kinds_for(t.rules(), options.kinds)]
         if not chosen:
             say(f"nothing to fuzz: no kind of state selected applies to {names} (see gammonspec fuzz --help)")
             return EXIT_USAGE
@@ -92,23 +92,23 @@ def command(args: FuzzOptions, targets: dict[str, Target]) -> int:
         written: set[Path] = set()
 
         def keep(failure: fuzz.Failure, number: int) -> None:  # on disk as found: a crash or Ctrl-C keeps it
-            path = _draft(args, failure, by_name[failure.target], engine_name, number)
+            path = _draft(options, failure, by_name[failure.target], engine_name, number)
             if path is not None:
                 written.add(path)
 
         bar = tqdm(
-            total=args.count * len(chosen), unit="position", file=sys.stderr, disable=True if args.quiet else None
+            total=options.count * len(chosen), unit="position", file=sys.stderr, disable=True if options.quiet else None
         )
         try:
-            if args.dask or args.jobs > 1:
+            if options.dask or options.jobs > 1:
                 from gammonspec.conformance.tools.fuzz_jobs import Plan, cluster_campaign, local_campaign
 
-                spec = args.engine if args.engine.named else None  # workers count with the reference engine itself
-                asked = Plan(spec, chosen, args.kinds, args.seed, args.count, args.max_failures)
-                campaign = cluster_campaign(args.dask, args.jobs, asked) if args.dask else local_campaign(args.jobs, asked)
+                spec = options.engine if options.engine.named else None  # workers count with the reference engine itself
+                asked = Plan(spec, chosen, options.kinds, options.seed, options.count, options.max_failures)
+                campaign = cluster_campaign(options.dask, options.jobs, asked) if options.dask else local_campaign(options.jobs, asked)
             else:
                 campaign = fuzz.fuzz(
-                    engine, chosen, args.kinds, args.seed, args.count, args.time, args.max_failures, bar.update, keep
+                    engine, chosen, options.kinds, options.seed, options.count, options.time, options.max_failures, bar.update, keep
                 )
         finally:
             bar.close()
@@ -116,12 +116,12 @@ def command(args: FuzzOptions, targets: dict[str, Target]) -> int:
         if hasattr(engine, "close"):
             engine.close()
     for number, failure in enumerate(campaign.failures, 1):  # again, with the readings weighed and merged
-        failure.draft = _draft(args, failure, by_name[failure.target], campaign.engine, number)
+        failure.draft = _draft(options, failure, by_name[failure.target], campaign.engine, number)
     for stale in written - {f.draft for f in campaign.failures}:  # a failure merged into another since
         stale.unlink(missing_ok=True)
-    print(fuzz_report.text(campaign, args.engine.rerun()))
-    if args.json:
-        report_files.write(args.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")
+    print(fuzz_report.text(campaign, options.engine.rerun()))
+    if options.json:
+        report_files.write(options.json, json.dumps(fuzz_report.to_json(campaign), indent=2) + "\n")
     if campaign.fatal:
         say(f"the campaign stopped: the engine cannot be asked anything more: {campaign.fatal}")
         return EXIT_USAGE

@@ -72,28 +72,28 @@ class PerftOptions:
     json: Path | None
 
 
-def root_of(args: PerftOptions) -> Node | None:
+def root_of(options: PerftOptions) -> Node | None:
     """The position to count from, or None for each ruleset's start."""
-    if args.xgid:
+    if options.xgid:
         try:
-            layout, turn, _ = decode_xgid(args.xgid)
+            layout, turn, _ = decode_xgid(options.xgid)
         except StateError as exc:
             raise DataError(Path("--xgid"), None, str(exc)) from None
         return Node(layout, turn or "white")
-    if args.state:
-        text = read_text(args.state)
+    if options.state:
+        text = read_text(options.state)
         try:
             data = json.loads(text)
             check_state({**OPTIONAL_STATE, **data} if isinstance(data, dict) else data)  # perft reads no dice
             return Node.of(State.from_wire(data))
         except json.JSONDecodeError as exc:
-            raise DataError(args.state, exc.lineno, f"not JSON: {exc.msg}") from None
+            raise DataError(options.state, exc.lineno, f"not JSON: {exc.msg}") from None
         except RecursionError:
-            raise DataError(args.state, None, "not a protocol state: nested too deep") from None
+            raise DataError(options.state, None, "not a protocol state: nested too deep") from None
         except (ProtocolError, StateError) as exc:
-            raise DataError(args.state, None, f"not a protocol state: {exc}") from None
+            raise DataError(options.state, None, f"not a protocol state: {exc}") from None
         except ValueError:  # json.loads' one other failure
-            raise DataError(args.state, None, "not a protocol state: an integer of over 4,300 digits") from None
+            raise DataError(options.state, None, "not a protocol state: an integer of over 4,300 digits") from None
     return None
 
 
@@ -238,12 +238,12 @@ def text(table: Table, divide: bool, against: Table | None = None) -> str:
 
 
 def run_target(
-    args: PerftOptions, target: Ruleset | Profile, engine: Engine, root: Node | None
+    options: PerftOptions, target: Ruleset | Profile, engine: Engine, root: Node | None
 ) -> tuple[int, Table | None]:
     """Count (and compare) one ruleset or profile: the exit status and the engine's table (None: differs at the root)."""
     rules = target.rules()
     root = root or Node.start(target.game)
-    compare = args.engine is not None
+    compare = options.engine is not None
     mine = Perft(engine, rules)
     reference = Perft(start(None), rules) if compare else mine
     if compare:
@@ -252,56 +252,56 @@ def run_target(
             print(describe_difference(target.name, diff))
             return EXIT_FAILED, None
     everything = list(units(root, rules, engine, mine))
-    indexed = jobs.select(list(enumerate(everything)), args.shard)
+    indexed = jobs.select(list(enumerate(everything)), options.shard)
     indexes, work = [i for i, _ in indexed], [u for _, u in indexed]
     plays = [play_text(root.layout, layout, root.turn) for _, layout in work]
     label = f"{target.name}, engine" if compare else target.name
-    counts = count_units(mine, args.engine, root, args.depth, work, args.jobs, args.dask, label)
+    counts = count_units(mine, options.engine, root, options.depth, work, options.jobs, options.dask, label)
 
     def table_of(counts: list[Count]) -> Table:
         rows = [Row(i, r, p, c) for i, (r, _), p, c in zip(indexes, work, plays, counts)]
-        return Table(target.name, args.depth, root, rows, len(everything))
+        return Table(target.name, options.depth, root, rows, len(everything))
 
     table = table_of(counts)
     status, against = EXIT_OK, None
     if compare:
-        ref_counts = count_units(reference, None, root, args.depth, work, args.jobs, args.dask, f"{target.name}, reference")
+        ref_counts = count_units(reference, None, root, options.depth, work, options.jobs, options.dask, f"{target.name}, reference")
         against = table_of(ref_counts)
-        print(text(table, args.divide, against))
+        print(text(table, options.divide, against))
         for (roll, layout), play, got, want in zip(work, plays, counts, ref_counts):
             if got != want:
-                diff = first_difference(reference, mine, root.after(layout), args.depth - 1)
+                diff = first_difference(reference, mine, root.after(layout), options.depth - 1)
                 if diff is not None:
                     diff = Difference(((roll, play), *diff.path), diff.node, diff.roll, diff.missing, diff.extra)
                     print(describe_difference(target.name, diff))
                 return EXIT_FAILED, table
     else:
-        print(text(table, args.divide))
+        print(text(table, options.divide))
     known = published().get(target.name) if isinstance(target, Ruleset) else None
-    if known and root == Node.start(target.game) and args.shard is None:
-        wrong = known.differences(args.depth, table.by_roll())
+    if known and root == Node.start(target.game) and options.shard is None:
+        wrong = known.differences(options.depth, table.by_roll())
         if wrong:
             print(
                 f"{target.name}: the counts differ from the published table (cases/perft/{target.name}.yaml): "
                 + "; ".join(wrong)
             )
             status = EXIT_FAILED
-        elif args.depth in known.depths:
+        elif options.depth in known.depths:
             print(f"{target.name}: the counts agree with the published table (cases/perft/{target.name}.yaml)")
     return status, table
 
 
-def command(args: PerftOptions, targets: dict[str, Ruleset | Profile]) -> int:
-    root = root_of(args)
+def command(options: PerftOptions, targets: dict[str, Ruleset | Profile]) -> int:
+    root = root_of(options)
     if root is not None:
         targets = {k: t for k, t in targets.items() if t.game == root.layout.game}
         if not targets:
             say(f"no ruleset or profile selected is of the position's game, {root.layout.game}")
             return EXIT_USAGE
-    if args.json:
-        report_files.claim("--json", args.json)
+    if options.json:
+        report_files.claim("--json", options.json)
     try:
-        engine = start(args.engine)
+        engine = start(options.engine)
         info = handshake(engine)
     except EngineLoadError as exc:
         say(str(exc))
@@ -315,7 +315,7 @@ def command(args: PerftOptions, targets: dict[str, Ruleset | Profile]) -> int:
             return EXIT_USAGE
         for target in declared:
             try:
-                status, table = run_target(args, target, engine, root)
+                status, table = run_target(options, target, engine, root)
                 worst = max(worst, status)
                 tables += [table] if table else []
             except EngineFailure as exc:
@@ -324,13 +324,13 @@ def command(args: PerftOptions, targets: dict[str, Ruleset | Profile]) -> int:
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    if args.json:
-        report_files.write(args.json, json.dumps(report(args, info.name, info.version, tables), indent=2) + "\n")
+    if options.json:
+        report_files.write(options.json, json.dumps(report(options, info.name, info.version, tables), indent=2) + "\n")
     return worst
 
 
-def report(args: PerftOptions, name: str, version: str, tables: list[Table]) -> dict[str, Any]:
-    shard = args.shard
+def report(options: PerftOptions, name: str, version: str, tables: list[Table]) -> dict[str, Any]:
+    shard = options.shard
     return {
         "kind": "perft",
         "suite": {"name": "gammonspec", "version": __version__, "protocol": PROTOCOL_VERSION},

@@ -409,7 +409,7 @@ class ReplayOptions:
     json: Path | None
 
 
-def main(args: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
+def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
     """`gammonspec replay FILE...` under each backgammon ruleset or profile selected: the exit status
     (0 all good, 1 errors found, 2 bad input or usage)."""
     from gammonspec.conformance.harness.launch import handshake, start
@@ -425,12 +425,12 @@ def main(args: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
         return EXIT_USAGE
     transcripts, problems = [], 0
     try:
-        paths = files_in(args.files)
+        paths = files_in(options.files)
     except TranscriptError as exc:
         say(exc)
         return EXIT_USAGE
     reading = tqdm(
-        paths, desc="reading", unit="file", file=sys.stderr, disable=True if args.quiet else None, leave=False
+        paths, desc="reading", unit="file", file=sys.stderr, disable=True if options.quiet else None, leave=False
     )
     for path in reading:
         try:
@@ -443,7 +443,7 @@ def main(args: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
         return EXIT_USAGE  # each file's error is said above
     began = time.perf_counter()
     try:
-        engine = start(args.engine)
+        engine = start(options.engine)
     except EngineLoadError as exc:
         say(exc)
         return EXIT_USAGE
@@ -461,7 +461,7 @@ def main(args: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
             )
             return EXIT_USAGE
         bar = tqdm(  # files and plays, on a terminal only (as run's and fuzz's), none with -q
-            total=len(chosen) * len(transcripts), unit="file", file=sys.stderr, disable=True if args.quiet else None
+            total=len(chosen) * len(transcripts), unit="file", file=sys.stderr, disable=True if options.quiet else None
         )
         with bar:
             for target in chosen:
@@ -486,9 +486,9 @@ def main(args: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
     if not results:
         return EXIT_USAGE  # each transcript's error is said above
     seconds = time.perf_counter() - began
-    print(text(results, info, seconds, args.quiet))
-    if args.json:
-        report_files.write(args.json, json.dumps(to_json(results, info, seconds), indent=2) + "\n")
+    print(text(results, info, seconds, options.quiet))
+    if options.json:
+        report_files.write(options.json, json.dumps(to_json(results, info, seconds), indent=2) + "\n")
     if problems:
         return EXIT_USAGE
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK
