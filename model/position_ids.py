@@ -27,7 +27,7 @@ from __future__ import annotations
 import base64
 
 from gammonspec.model.games import GAME_DATA
-from gammonspec.model.state import CHECKERS, SIDES, Cube, Layout, Match, Side, StateError, mirror, other
+from gammonspec.model.state import CHECKERS, CUBE_VALUES, SIDES, Cube, Layout, Match, Side, StateError, mirror, other
 
 GNUBG_ID_LENGTH = 14
 _KEY_BITS = 80
@@ -177,6 +177,26 @@ def decode_xgid(xgid: str, hitting: bool | None = None) -> tuple[Layout, Side | 
             raise StateError(f"XGID {xgid!r}: dice {dice_field!r} are rolled but no side is on turn")
         dice = (int(dice_field[0]), int(dice_field[1]))
     return layout, turn, dice
+
+
+def decode_xgid_stakes(xgid: str) -> tuple[Cube, Match]:
+    """The cube and the match of an XGID that decode_xgid reads: the cube's value and owner; for a match (length
+    above 0) the length, the score (white's first) and the Crawford game (1 in the rules field).  In money play
+    the rules field holds Jacoby and beavers, which are options of the rules asked, not of the position."""
+    decode_xgid(xgid)
+    text = xgid.strip()
+    text = text[len(XGID_PREFIX) :] if text.upper().startswith(XGID_PREFIX) else text
+    _, exponent, owner, _, _, score_w, score_b, rules, length = text.split(":")[:9]
+    value = 1 << int(exponent)
+    if value not in CUBE_VALUES:
+        raise StateError(f"XGID {xgid!r}: a cube of {value}, beyond {CUBE_VALUES[-1]}")
+    cube = Cube(value, {"0": None, "1": "white", "-1": "black"}[owner])
+    if not int(length):
+        return cube, Match()
+    match = Match(int(length), (int(score_w), int(score_b)), crawford=int(rules) == 1)
+    if max(match.score) >= match.length:
+        raise StateError(f"XGID {xgid!r}: a score of {max(match.score)} in a {match.length}-point match is over")
+    return cube, match
 
 
 def encode_xgid(

@@ -9,7 +9,7 @@ the browser under Pyodide.  Python API:
     question = question_from_wire(wire)             # or a protocol state dict; no "context": default_context
     document = answer(question, targets_for(question.state.game))   # every ruleset of the game, or any
     #   Ruleset / Profile list (model.rulesets, model.profiles); engines=[Engine, ...] adds their answers beside
-    #   the rulesets; flips=False leaves out the one-switch attribution.  The document is a dict as
+    #   the rulesets; flips=False leaves out each ruling's one-switch changes (causes are still found).  A dict as
     #   model/schema/ask.schema.json describes it, deterministic (no timings); AskError (a ValueError, one line
     #   naming the field at fault) when no target can ask the question (a roll the turn context never deals...).
     document["rulings"][i]   # name, kind (ruleset/profile/engine), status (answered/cannot-occur/error), message,
@@ -96,7 +96,7 @@ class _Entry:
     status: str = "answered"  # answered | cannot-occur | error
     capabilities: tuple[str, ...] = ()
     flips: list[dict[str, Any]] = field(default_factory=list)  # the flips that change the ruling, as JSON
-    flipped: dict[tuple[str, str, str], Ruling] = field(default_factory=dict)  # (kind, name, value) -> ruling
+    flipped: dict[tuple[str, str, str], Ruling | None] = field(default_factory=dict)  # (kind, name, value) -> ruling
 
     @property
     def name(self) -> str:
@@ -154,21 +154,30 @@ def _delta(
     )
 
 
-def _flips(entry: _Entry, state: State, engine: ReferenceEngine) -> list[dict[str, Any]]:
-    """The one-switch (or option) flips of the target under which the reference engine answers otherwise."""
-    found = []
-    for kind, name, value in _flip_keys(entry.target):
+def _flipped(entry: _Entry, kind: str, name: str, value: Any, state: State) -> Ruling | None:
+    """The reference engine's ruling under the entry's target with one switch (or option) value changed; None when
+    the state cannot be asked under that reading.  Kept on the entry."""
+    key = (kind, name, json.dumps(value))
+    if key not in entry.flipped:
         flipped = override(entry.target, [(name, value)]).rules()
         try:
-            other_ruling = _reference(state, flipped, engine)
+            ruling = _reference(state, flipped, ReferenceEngine())
         except (StateError, ValueError, KeyError, IndexError):
-            continue  # a reading the state cannot be asked under
-        if isinstance(other_ruling, str) or other_ruling == entry.ruling:
+            ruling = "a reading the state cannot be asked under"
+        entry.flipped[key] = None if isinstance(ruling, str) else ruling
+    return entry.flipped[key]
+
+
+def _flips(entry: _Entry, state: State) -> list[dict[str, Any]]:
+    """The one-switch (or option) flips of the target under which the reference engine answers otherwise."""
+    found = []
+    assert entry.ruling is not None
+    for kind, name, value in _flip_keys(entry.target):
+        other_ruling = _flipped(entry, kind, name, value, state)
+        if other_ruling is None or other_ruling == entry.ruling:
             continue
-        assert entry.ruling is not None
-        entry.flipped[kind, name, json.dumps(value)] = other_ruling
         was = entry.target.switches[name] if kind == "switch" else entry.target.options[name]["default"]
-        hitting = (entry.target.rules().switch.hitting, flipped.switch.hitting)
+        hitting = (entry.target.rules().switch.hitting, override(entry.target, [(name, value)]).rules().switch.hitting)
         parts, loses, gains = _delta(state, entry.ruling, other_ruling, hitting)
         found.append(
             {
@@ -223,7 +232,7 @@ def answer(
             entry.status, entry.problem = "cannot-occur", ruling
         else:
             entry.ruling = ruling
-            entry.flips = _flips(entry, state, reference) if flips else []
+            entry.flips = _flips(entry, state) if flips else []
         entries.append(entry)
     if all(e.status == "cannot-occur" for e in entries):
         reasons = list(dict.fromkeys(e.problem for e in entries))
@@ -334,14 +343,14 @@ def _causes(a: _Entry, b: _Entry, state: State) -> list[dict[str, Any]]:
     """The switch values (and options) in which `a` and `b` differ whose one flip, either way, changes the answer;
     `alone` when that flip gives the other's very answer."""
     keys = [("switch", k, (a.target.switches[k], b.target.switches[k])) for k in registry()["switches"]]
-    options = sorted(set(a.target.options) | set(b.target.options))
-    keys += [("option", k, (_default(a.target, k), _default(b.target, k))) for k in options]
+    options = sorted(set(a.target.options) & set(b.target.options))  # an option only one offers goes with a switch
+    keys += [("option", k, (a.target.options[k]["default"], b.target.options[k]["default"])) for k in options]
     causes = []
     for kind, name, (va, vb) in keys:
         if va == vb:
             continue
-        there, back = a.flipped.get((kind, name, json.dumps(vb))), b.flipped.get((kind, name, json.dumps(va)))
-        if there or back:
+        there, back = _flipped(a, kind, name, vb, state), _flipped(b, kind, name, va, state)
+        if (there is not None and there != a.ruling) or (back is not None and back != b.ruling):
             alone = there == b.ruling or back == a.ruling
             causes.append(
                 {
@@ -353,7 +362,3 @@ def _causes(a: _Entry, b: _Entry, state: State) -> list[dict[str, Any]]:
                 }
             )
     return causes
-
-
-def _default(target: Target, option: str) -> Any:
-    return target.options[option]["default"] if option in target.options else None
