@@ -34,6 +34,7 @@ class Game:
     head: int | None = None  # the point every checker starts on, as drawn (None: none); the head rule watches HEAD
     position_ids: bool = False  # XGID and GNU Position IDs describe its positions
     transcripts: bool = False  # match transcripts (.mat, SGF: transcripts.py) record its games
+    nid: str = ""  # its letter in a Narde position ID (narde_ids.py); '': those IDs do not describe it
     mirror: tuple[int, ...] = field(init=False, repr=False)  # mirror[p]: the other side's number of my point p
 
     def __post_init__(self) -> None:
@@ -49,7 +50,7 @@ GAME_DATA: dict[str, Game] = {
     game.name: game
     for game in (
         Game("backgammon", "Backgammon", towards=True, start=BACKGAMMON_START, position_ids=True, transcripts=True),
-        Game("narde", "Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
-        Game("crazy-narde", "Crazy Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD),
+        Game("narde", "Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD, nid="N"),
+        Game("crazy-narde", "Crazy Narde", towards=False, start={HEAD: CHECKERS}, head=HEAD, nid="C"),
     )
 }
