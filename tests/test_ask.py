@@ -7,6 +7,7 @@ list of plays), never against the reference engine's answer."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,10 @@ def test_a_shipped_case_under_every_narde_ruleset_names_head_exception(capsys):
     assert [(c["name"], c["alone"], c["clauses"]) for c in difference["causes"]] == [
         ("head-exception", True, ["nd.head.first-turn"])
     ]
+    # the same question by its Narde position ID (spec/conventions.md: the start, white to play 6-5, first turn)
+    assert data["ids"] == {"nid": "NID1_N_11o11O_w65_f1r0h0"}
+    by_id = document(capsys, "NID1_N_11o11O_w65_f1r0h0")
+    assert by_id["groups"] == data["groups"] and by_id["differences"] == data["differences"]
 
 
 BEAR_OFF = "XGID=--AA--------------------o-:0:0:1:65:0:0:0:0:10"  # white: one on 3, one on 2; black all on its 1
@@ -183,6 +188,23 @@ def test_engines_beside_the_rulesets(capsys):
     assert "as narde-variant: agrees with narde-guide" in out  # two plays less the one with the smallest key
 
 
+def test_an_engine_process_beside_the_rulesets(capsys):
+    """The same through the protocol: `gammonspec serve` started by --engine-cmd, as any engine process is."""
+    command = f"{sys.executable} -m gammonspec.conformance.cli serve"
+    status, out, _ = ask(capsys, "--case", HEAD_CASE, "--engine-cmd", command, "--no-flips")
+    assert status == 0 and "as narde-guide: agrees with narde-guide" in out
+
+
+def test_the_readme_position_file_example(capsys, tmp_path):
+    """The README's example file is a position `ask` reads: the chain's 4s, as in the test above."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    example = readme.split("A position file, for a Crazy Narde chain", 1)[1].split("```yaml\n", 1)[1].split("```")[0]
+    path = tmp_path / "chain.yaml"
+    path.write_text(example)
+    data = document(capsys, str(path), "--no-flips")
+    assert plays(data, "crazy-narde") == {"20/16/12"}
+
+
 def test_json_written_to_a_file_beside_the_text(capsys, tmp_path):
     out_file = tmp_path / "answer.json"
     status, out, _ = ask(capsys, "--case", HEAD_CASE, "--json", str(out_file))
@@ -215,8 +237,9 @@ BAD = {
     "XGID bad character": (["XGID=-b----E-C---eE---c-e----Z-:0:0:1:52:0:0:0:0:10"], "bad character 'Z'"),
     "XGID with 16 checkers": (["XGID=-b----E-C---eE---c-e----C-:0:0:1:52:0:0:0:0:10"], "white has 16 checkers"),
     "XGID with a cube of 128": (["XGID=-b----E-C---eE---c-e----B-:7:0:1:52:0:0:0:0:10"], "a cube of 128, beyond 64"),
+    "truncated Narde ID": (["NID1_N_11o11O_w65"], "Narde position ID 'NID1_N_11o11O_w65': ends after 4 of its 5"),
     "GNU ID without --turn": (["4HPwATDgc/ABMA"], "give the side on roll with --turn"),
-    "truncated GNU ID": (["4HPwATDgc/AB", "--turn", "white"], "not an XGID, a GNU Position ID"),
+    "truncated GNU ID": (["4HPwATDgc/AB", "--turn", "white"], "not a Narde position ID (NID1_...), an XGID"),
     "unknown case": (["--case", "no-such-case"], "--case 'no-such-case': no case with this ID"),
     "nothing given": ([], "give a position (an ID or a file) or --case ID"),
     "a double on the opening roll": (

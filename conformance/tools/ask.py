@@ -37,6 +37,7 @@ from gammonspec.conformance.tools.ask_rulings import QUERIES, Ruling, answer_jso
 from gammonspec.model import position_ids
 from gammonspec.model.clauses import option_clauses, switch_clauses
 from gammonspec.model.interface import Engine, EngineFailure, Skip
+from gammonspec.model.narde_ids import GAMES_WITH_NIDS, encode_nid
 from gammonspec.model.profiles import Profile, override
 from gammonspec.model.rulesets import Rules, Ruleset, registry, rulesets
 from gammonspec.model.state import Layout, State, StateError, TurnContext, start_layout
@@ -259,6 +260,12 @@ def answer(
 
 
 def _ids(state: State) -> dict[str, str]:
+    """The state's position IDs where its game has them: the XGID and GNU Position ID, or the Narde position ID."""
+    if state.game in GAMES_WITH_NIDS:
+        try:
+            return {"nid": encode_nid(state)}
+        except StateError:
+            return {}  # a state no ID carries (a segment's numbers beyond what one records)
     if state.game not in position_ids.GAMES_WITH_IDS:
         return {}
     dice = state.dice if len(state.dice) == 2 and state.segment is None else None

@@ -13,6 +13,7 @@ from gammonspec.conformance.harness.cases import load, shipped
 from gammonspec.conformance.harness.position_file import read_position
 from gammonspec.conformance.tools.ask import AskError, Question, default_context
 from gammonspec.model import position_ids
+from gammonspec.model.narde_ids import decode_nid, is_nid
 from gammonspec.model.state import Segment, Side, State, StateError, other
 from gammonspec.model.terminal import shortened
 from gammonspec.model.yamlio import DataError, read_text
@@ -59,7 +60,13 @@ def _from_xgid(xgid: str) -> tuple[State, bool]:
 
 
 def _from_id(text: str, given: Given) -> tuple[State, bool]:
-    """The state of an XGID or a GNU Position ID, and whether its side on roll is still to be given."""
+    """The state of a Narde position ID, an XGID or a GNU Position ID, and whether its side on roll is still to be
+    given."""
+    if is_nid(text):
+        try:
+            return decode_nid(text), False
+        except StateError as exc:
+            raise AskError(str(exc)) from None
     if _is_xgid(text):
         return _from_xgid(text)
     if len(text) == position_ids.GNUBG_ID_LENGTH:
@@ -71,7 +78,8 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
             raise AskError(str(exc)) from None
         return State(layout, given.turn, (), default_context(layout)), False
     raise AskError(
-        f"position {shortened(text, 40)!r}: not an XGID, a GNU Position ID (14 characters) nor a file"
+        f"position {shortened(text, 40)!r}: not a Narde position ID (NID1_...), an XGID, a GNU Position ID (14"
+        " characters) nor a file"
         " (a case-format .yaml/.json, or a position export of eXtreme Gammon or BGBlitz)"
     )
 

@@ -12,7 +12,7 @@ from gammonspec.model.state import State
 
 def text(document: dict[str, Any], state: State) -> str:
     parts = [_question(document, state), draw(state.layout, state.turn)]
-    parts += [f"{name.upper()}={value}" if name == "xgid" else f"{name}: {value}" for name, value in _ids(document)]
+    parts += [value for name, value in document["ids"].items() if name != "gnubg"]  # XGID=..., NID1_...
     chained = any(g["answer"] and g["answer"]["next"] for g in document["groups"])
     blocks = [_group(g, chained) for g in document["groups"]]
     blocks += [_difference(d) for d in document["differences"]]
@@ -20,16 +20,14 @@ def text(document: dict[str, Any], state: State) -> str:
     return "\n".join(parts) + "\n\n" + "\n\n".join(blocks)
 
 
-def _ids(document: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(name, value.removeprefix("XGID=")) for name, value in document["ids"].items() if name != "gnubg"]
-
-
 def _question(document: dict[str, Any], state: State) -> str:
     ctx, seg = state.context, state.segment
-    what = f"{state.turn} to play {'-'.join(map(str, state.dice))}" if state.dice else f"{state.turn} on roll"
+    rolled = "-".join(map(str, state.dice))
+    what = f"{state.turn} to play {rolled}" if state.dice else f"{state.turn} on roll"
     if seg is not None:
         numbers = "-".join(map(str, seg.numbers))
-        what += f", now {numbers} passed by {seg.owner}" if seg.passed else f", now the chain's {numbers}"
+        passed = f"{numbers} passed by {seg.owner}" if seg.passed else f"{numbers}, the chain's next double"
+        what = f"{seg.owner} rolled {rolled}; {state.turn} to play {passed}"
     notes = [f"roll {ctx.rolls_in_game + 1} of the game"] + ["its first turn"] * ctx.first_turn
     notes += [f"{ctx.head_moves} checker(s) already off the head this turn"] * bool(ctx.head_moves)
     if state.cube.value > 1 or state.cube.owner:
