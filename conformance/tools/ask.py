@@ -54,10 +54,15 @@ class AskError(ValueError):
 
 @dataclass(frozen=True)
 class Question:
-    """A state to ask about; `source` says where it came from (an ID, a file, a case), for the reader."""
+    """A state to ask about; `source` says where it came from (an ID, a file, a case), for the reader.
+
+    `constructed`: a shipped case's own state, asked as the case states it; a case may set up a turn no game
+    reaches (a start with a double to play, a first turn with passed numbers) to pin a rule, so only the state
+    model's checks apply to it, not what a turn context needs (ask_rulings.impossible)."""
 
     state: State
     source: str = ""
+    constructed: bool = False
 
 
 def targets_for(game: str) -> list[Target]:
@@ -74,7 +79,7 @@ def default_context(layout: Layout) -> TurnContext:
     return TurnContext(first_turn=False, rolls_in_game=max(MIDGAME_ROLLS, least))
 
 
-def question_from_wire(data: dict[str, Any], source: str = "") -> Question:
+def question_from_wire(data: dict[str, Any], source: str = "", constructed: bool = False) -> Question:
     """A question from a protocol state (spec/protocol.md); a state without `context` gets default_context.
     Raises AskError for a malformed or impossible state."""
     try:
@@ -83,7 +88,7 @@ def question_from_wire(data: dict[str, Any], source: str = "") -> Question:
         raise AskError(f"state: {exc}") from None
     if "context" not in data:
         state = replace(state, context=default_context(state.layout))
-    return Question(state, source)
+    return Question(state, source, constructed)
 
 
 @dataclass
@@ -96,6 +101,8 @@ class _Entry:
     problem: str = ""  # why the state cannot occur (or the engine's error)
     status: str = "answered"  # answered | cannot-occur | error
     capabilities: tuple[str, ...] = ()
+    constructed: bool = False  # the question's (Question.constructed)
+    parts: tuple[str, ...] = ()  # what the question asks (ask_rulings.asked)
     flips: list[dict[str, Any]] = field(default_factory=list)  # the flips that change the ruling, as JSON
     flipped: dict[tuple[str, str, str], Ruling | None] = field(default_factory=dict)  # (kind, name, value) -> ruling
 
@@ -116,10 +123,10 @@ def _base(target: Target) -> Ruleset:
     return rulesets()[target.base] if isinstance(target, Profile) else target
 
 
-def _reference(state: State, rules: Rules, engine: ReferenceEngine) -> Ruling | str:
-    """The reference engine's ruling, or why the state cannot occur under `rules`."""
-    problem = impossible(state, rules)
-    return problem or rule(engine, state, rules, QUERIES)
+def _reference(state: State, rules: Rules, entry: _Entry) -> Ruling | str:
+    """The reference engine's ruling on the entry's question under `rules`, or why the state cannot occur there."""
+    problem = impossible(state, rules, entry.constructed)
+    return problem or rule(ReferenceEngine(), state, rules, QUERIES, entry.parts)
 
 
 def _flip_keys(target: Target) -> list[tuple[str, str, Any]]:
@@ -162,7 +169,7 @@ def _flipped(entry: _Entry, kind: str, name: str, value: Any, state: State) -> R
     if key not in entry.flipped:
         flipped = override(entry.target, [(name, value)]).rules()
         try:
-            ruling = _reference(state, flipped, ReferenceEngine())
+            ruling = _reference(state, flipped, entry)
         except (StateError, ValueError, KeyError, IndexError):
             ruling = "a reading the state cannot be asked under"
         entry.flipped[key] = None if isinstance(ruling, str) else ruling
@@ -196,7 +203,9 @@ def _flips(entry: _Entry, state: State) -> list[dict[str, Any]]:
     return found
 
 
-def _engine_entries(state: State, targets: Sequence[Target], engines: Sequence[Engine]) -> list[_Entry]:
+def _engine_entries(
+    state: State, targets: Sequence[Target], engines: Sequence[Engine], parts: tuple[str, ...]
+) -> list[_Entry]:
     """Each engine asked under each target it declares (or, reading switches, can play)."""
     entries = []
     for engine in engines:
@@ -205,9 +214,9 @@ def _engine_entries(state: State, targets: Sequence[Target], engines: Sequence[E
         for target in targets:
             if not info.declares(target):
                 continue
-            entry = _Entry(target, engine=label, capabilities=tuple(info.capabilities))
+            entry = _Entry(target, engine=label, capabilities=tuple(info.capabilities), parts=parts)
             try:
-                entry.ruling = rule(engine, state, target.rules(), info.capabilities)
+                entry.ruling = rule(engine, state, target.rules(), info.capabilities, parts)
             except (EngineFailure, Skip, StateError) as exc:
                 entry.status, entry.problem = "error", f"{type(exc).__name__}: {exc}".splitlines()[0]
             entries.append(entry)
@@ -224,11 +233,11 @@ def answer(
     wrong = [t.name for t in targets if t.game != state.game]
     if wrong:
         raise AskError(f"game: the position is {state.game}, but {', '.join(wrong)} is not a {state.game} ruleset")
-    reference = ReferenceEngine()
+    parts = asked(state, cube=any(t.switches["cube"] == "doubling" for t in targets))
     entries = []
     for target in targets:
-        ruling = _reference(state, target.rules(), reference)
-        entry = _Entry(target, capabilities=QUERIES)
+        entry = _Entry(target, capabilities=QUERIES, constructed=question.constructed, parts=parts)
+        ruling = _reference(state, target.rules(), entry)
         if isinstance(ruling, str):
             entry.status, entry.problem = "cannot-occur", ruling
         else:
@@ -238,10 +247,7 @@ def answer(
     if all(e.status == "cannot-occur" for e in entries):
         reasons = list(dict.fromkeys(e.problem for e in entries))
         raise AskError(reasons[0] if len(reasons) == 1 else "; ".join(f"{e.name}: {e.problem}" for e in entries))
-    going_on = any(e.ruling is not None and e.ruling.result is None for e in entries)
-    if asked(state) == "cube" and going_on and not any(t.switches["cube"] == "doubling" for t in targets):
-        raise AskError(f"roll: give the dice: the {state.game} rules asked have no doubling cube to ask about")
-    entries += _engine_entries(state, targets, engines)
+    entries += _engine_entries(state, targets, engines, parts)
     groups: dict[str, list[_Entry]] = {}
     for entry in entries:
         groups.setdefault(entry.key(), []).append(entry)
@@ -252,7 +258,7 @@ def answer(
         "source": question.source,
         "state": state.to_wire(),
         "ids": _ids(state),
-        "asked": ["result", asked(state)],
+        "asked": list(parts),
         "rulings": [_ruling_json(e, state, members) for e in entries],
         "groups": [_group_json(g, state) for g in members],
         "differences": _differences(members, state),

@@ -147,7 +147,8 @@ def read(position: str | None, case_id: str | None, cases: tuple[Path, ...], giv
         raise AskError(f"{shortened(source, 60)}: no side on roll in the position: give --turn")
     if not no_turn and given.turn not in (None, state.turn):
         raise AskError(f"--turn {given.turn}: {shortened(source, 60)} has {state.turn} on roll")
-    return Question(_given(replace(state, turn=given.turn or state.turn), given), source)
+    constructed = case_id is not None and given == Given()  # a case's own state, as the case states it
+    return Question(_given(replace(state, turn=given.turn or state.turn), given), source, constructed)
 
 
 def _given(state: State, given: Given) -> State:

@@ -50,9 +50,11 @@ def _segment_problem(state: State, rules: Rules) -> str:
     return ""
 
 
-def impossible(state: State, rules: Rules) -> str:
-    """Why `state` cannot occur under `rules` ('' when it can): reachability.problem, a roll the turn context
-    never deals, a segment that does not follow the roll, a cube where the rules have none."""
+def impossible(state: State, rules: Rules, constructed: bool = False) -> str:
+    """Why `state` cannot occur under `rules` ('' when it can): the state model's checks and a six-block a ban
+    makes impossible; unless the state is `constructed` (a case's, which may set up a turn no game reaches to pin a
+    rule: the case loader has judged it), also reachability.problem, a roll the turn context never deals, a
+    segment that does not follow the roll and a cube where the rules have none."""
     dice = state.dice
     if dice and len(dice) != 2:
         return f"roll: a roll is two dice, not {len(dice)}"
@@ -62,6 +64,8 @@ def impossible(state: State, rules: Rules) -> str:
         return f"position: {exc}"
     if rules.switch.six_block != "allowed" and standing_six_block(state.layout):
         return f"position: {standing_six_block(state.layout)} under six-block={rules.switch.six_block}"
+    if constructed:
+        return ""
     found = reachability.problem(state, rules)  # what is left: what the turn context needs
     if found:
         return f"context: {found}"
@@ -99,23 +103,24 @@ class Ruling:
         )
 
 
-def asked(state: State) -> str:
-    """What the state asks besides the result: 'plays' with dice, else 'cube'."""
-    return "plays" if state.dice else "cube"
+def asked(state: State, cube: bool) -> tuple[str, ...]:
+    """What a question asks: always the result; with dice the plays (and what follows them), else, where a
+    ruleset asked has a cube (`cube`), the cube questions."""
+    return ("result", "plays") if state.dice else ("result", "cube") if cube else ("result",)
 
 
-def rule(engine: Engine, state: State, rules: Rules, capabilities: Sequence[str]) -> Ruling:
-    """`engine`'s ruling on `state` under `rules`, asking only the queries in `capabilities`."""
+def rule(engine: Engine, state: State, rules: Rules, capabilities: Sequence[str], parts: Sequence[str]) -> Ruling:
+    """`engine`'s ruling on `state` under `rules`: the `parts` asked (asked()), of the queries in `capabilities`."""
     result = engine.game_result(state, rules) if "game-result" in capabilities else None
     if result is not None:
         return Ruling(result=result)
-    if asked(state) == "plays":
+    if "plays" in parts:
         if "legal-plays" not in capabilities:
             return Ruling()
         plays = frozenset(engine.legal_plays(state, rules))
         after = engine.next_segment(state, rules) if "next-segment" in capabilities else None
         return Ruling(plays=plays, next=after.unordered() if after else None)
-    if "cube" not in capabilities:
+    if "cube" not in parts or "cube" not in capabilities:
         return Ruling()
     may = engine.may_double(state, rules)
     outcomes = tuple((r, engine.cube_action(state, rules, r)) for r in RESPONSES) if may else ()
