@@ -240,7 +240,8 @@ BAD = {
     "truncated Narde ID": (["NID1_N_11o11O_w65"], "Narde position ID 'NID1_N_11o11O_w65': ends after 4 of its 5"),
     "GNU ID without --turn": (["4HPwATDgc/ABMA"], "give the side on roll with --turn"),
     "truncated GNU ID": (["4HPwATDgc/AB", "--turn", "white"], "not a Narde position ID (NID1_...), an XGID"),
-    "unknown case": (["--case", "no-such-case"], "--case 'no-such-case': no case with this ID"),
+    "unknown case": (["--case", "no-such-case"], "--case 'no-such-case': no case with this ID among the shipped"),
+    "a case ID cut short": (["--case", HEAD_CASE[:-4]], f"no case with this ID among the shipped cases (did you mean {HEAD_CASE}?)"),
     "nothing given": ([], "give a position (an ID or a file) or --case ID"),
     "a double on the opening roll": (
         ["--case", HEAD_CASE, "--dice", "6-6", "--ruleset", "narde-guide"],
@@ -270,8 +271,8 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 
 BAD_FILES = {
-    "two positions in one export": (_two_xgids, "two.txt:44: a second position (XGID= line)"),  # 43 lines, a blank
-    "BGBlitz Position-ID against its XGID": (_mismatched_bgblitz, ":14: Position-ID 4HPwATDgc/ABMA and the XGID"),
+    "two positions in one export": (_two_xgids, "two.txt:45: a second position (XGID= line)"),  # 43 lines, a blank
+    "BGBlitz Position-ID against its XGID": (_mismatched_bgblitz, ":15: Position-ID 4HPwATDgc/ABMA and the XGID"),
     "no XGID in a text file": (lambda d: _file(d, "notes.txt", "hello\n"), "notes.txt: no XGID= line"),
     "malformed YAML": (lambda d: _file(d, "p.yaml", "game: narde\nposition: [\n"), "p.yaml:3: malformed YAML"),
     "an unknown field": (

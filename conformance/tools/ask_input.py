@@ -5,6 +5,7 @@ Each reader raises AskError (or DataError, for a file) with one line naming what
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,8 +20,8 @@ from gammonspec.model.terminal import shortened
 from gammonspec.model.yamlio import DataError, read_text
 
 POSITION_FILES = (".yaml", ".yml", ".json")  # a case-format position; any other file is a position export
-_XGID_LINE = re.compile(r"^\s*(XGID=\S+)\s*$", re.MULTILINE)
-_GNU_POSITION_ID = re.compile(r"^\s*Position-ID:\s*(\S+)", re.MULTILINE)
+_XGID_LINE = re.compile(r"^[ \t]*(XGID=\S+)[ \t]*\r?$", re.MULTILINE)
+_GNU_POSITION_ID = re.compile(r"^[ \t]*Position-ID:[ \t]*(\S+)", re.MULTILINE)
 _DIGITS = re.compile(r"^[1-6](?:[-,/]?[1-6])*$")
 
 
@@ -124,10 +125,13 @@ def _from_file(path: Path, given: Given) -> tuple[State, bool, str]:
 
 def _from_case(case_id: str, cases: tuple[Path, ...]) -> State:
     loaded = load(cases) if cases else shipped()
-    found = next((c for c in loaded.cases if c.id == case_id), None)
-    if found is None:
-        raise AskError(f"--case {shortened(case_id, 60)!r}: no case with this ID in the {len(loaded.cases)} loaded")
-    return found.state
+    ids = {c.id: c for c in loaded.cases}
+    if case_id not in ids:
+        near = difflib.get_close_matches(case_id, ids, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        where = "in the files given" if cases else "among the shipped cases"
+        raise AskError(f"--case {shortened(case_id, 60)!r}: no case with this ID {where}{hint}")
+    return ids[case_id].state
 
 
 def read(position: str | None, case_id: str | None, cases: tuple[Path, ...], given: Given) -> Question:
