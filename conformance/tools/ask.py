@@ -185,7 +185,8 @@ def _flips(entry: _Entry, state: State) -> list[dict[str, Any]]:
         if other_ruling is None or other_ruling == entry.ruling:
             continue
         was = entry.target.switches[name] if kind == "switch" else entry.target.options[name]["default"]
-        hitting = (entry.target.rules().switch.hitting, override(entry.target, [(name, value)]).rules().switch.hitting)
+        was_hitting = entry.target.switches["hitting"] == "blots"
+        hitting = (was_hitting, value == "blots" if name == "hitting" else was_hitting)
         parts, loses, gains = _delta(state, entry.ruling, other_ruling, hitting)
         found.append(
             {
@@ -197,7 +198,7 @@ def _flips(entry: _Entry, state: State) -> list[dict[str, Any]]:
                 "differs": parts,
                 "gains": gains,
                 "loses": loses,
-                "answer": {k: v for k, v in answer_json(state, other_ruling, hitting[1]).items() if k != "plays"},
+                "answer": answer_json(state, other_ruling, hitting[1], plays=False),
             }
         )
     return found

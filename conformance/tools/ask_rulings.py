@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gammonspec.conformance.tools import reachability
 from gammonspec.model.interface import CubeOutcome, Engine, GameResult
 from gammonspec.model.notation import describe, spell
 from gammonspec.model.rulesets import Rules
-from gammonspec.model.state import Layout, Segment, State, StateError, standing_six_block
+from gammonspec.model.state import Layout, Segment, Side, State, StateError, standing_six_block
 from gammonspec.reference.rules import chain_active, numbers_to_play
 
 RESPONSES = ("take", "drop", "beaver")
@@ -134,13 +135,17 @@ def _numbers(state: State) -> tuple[int, ...]:
     return state.segment.numbers if state.segment else numbers_to_play(state.dice)
 
 
+@lru_cache(maxsize=4096)
+def _spelled_one(before: Layout, after: Layout, side: Side, numbers: tuple[int, ...], hitting: bool) -> str:
+    """One play in notation, worked out once: a position is spelled for its group, and again in flips and
+    differences."""
+    return spell(before, after, side, numbers, hitting) or describe(before, after, side)
+
+
 def spelled(state: State, layouts: Iterable[Layout], hitting: bool) -> list[dict[str, Any]]:
     """Plays in move notation, with the position each leaves, sorted by their notation."""
-    before, side = state.layout, state.turn
-    found = [
-        (spell(before, after, side, _numbers(state), hitting) or describe(before, after, side), after)
-        for after in layouts
-    ]
+    numbers = _numbers(state)
+    found = [(_spelled_one(state.layout, after, state.turn, numbers, hitting), after) for after in layouts]
     return [
         {"play": text, "position": after.to_wire()} for text, after in sorted(found, key=lambda f: (f[0], f[1].key()))
     ]
@@ -154,10 +159,12 @@ def outcome_json(outcome: CubeOutcome) -> dict[str, Any]:
     }
 
 
-def answer_json(state: State, ruling: Ruling, hitting: bool) -> dict[str, Any]:
+def answer_json(state: State, ruling: Ruling, hitting: bool, plays: bool = True) -> dict[str, Any]:
+    """A ruling as the document writes it; without `plays`, all but the plays (a flip lists only those it changes)."""
+    listed = {"plays": None if ruling.plays is None else spelled(state, ruling.plays, hitting)} if plays else {}
     return {
         "result": None if ruling.result is None else ruling.result.to_wire(),
-        "plays": None if ruling.plays is None else spelled(state, ruling.plays, hitting),
+        **listed,
         "next": None if ruling.next is None else ruling.next.to_wire(),
         "cube": None
         if ruling.cube is None
