@@ -171,6 +171,18 @@ def test_real_position_exports(capsys, path, pips, dice, listed):
         assert answer_of(data, "backgammon")["cube"]["may_double"] is True
 
 
+def test_gnu_position_and_match_ids(capsys):
+    """GNU Backgammon's `Position ID:Match ID`: BGBlitz's export of the checker play writes both beside its XGID
+    (Position-ID b9sBCIC5bYDQAA, Match-ID QYnoAGAAGAAE): read from the GNU IDs, the same position, side on roll,
+    cube (2, O's) and 7-point score (3-6), and the dice it shows as "1-2"."""
+    export = document(capsys, str(FIXTURES / "bgblitz/01_checkerPosition_EN.txt"), "--no-flips")
+    gnu = document(capsys, "b9sBCIC5bYDQAA:QYnoAGAAGAAE", "--no-flips")
+    assert gnu["state"]["dice"] == [1, 2] and export["state"]["dice"] == [2, 1]
+    assert {**gnu["state"], "dice": [2, 1]} == export["state"] and gnu["groups"] == export["groups"]
+    cube_decision = document(capsys, "Mw5jkCQyz+AhAg:cAkgAUAAEAAE", "--no-flips")  # BGBlitz's 03_DT, no dice
+    assert cube_decision["state"]["dice"] == [] and cube_decision["state"]["match"]["score"] == {"white": 2, "black": 4}
+
+
 def test_the_two_programs_exports_of_one_position_read_alike(capsys):
     first = document(capsys, str(FIXTURES / "xg/01_checkerPosition_EN.txt"), "--no-flips")
     second = document(capsys, str(FIXTURES / "bgblitz/01_checkerPosition_EN.txt"), "--no-flips")
@@ -240,6 +252,7 @@ BAD = {
     "truncated Narde ID": (["NID1_N_11o11O_w65"], "Narde position ID 'NID1_N_11o11O_w65': ends after 4 of its 5"),
     "GNU ID without --turn": (["4HPwATDgc/ABMA"], "give the side on roll with --turn"),
     "truncated GNU ID": (["4HPwATDgc/AB", "--turn", "white"], "not a Narde position ID (NID1_...), an XGID"),
+    "GNU Match ID cut short": (["4HPwATDgc/ABMA:cAkAAAAAAA"], "GNU Match ID 'cAkAAAAAAA' must be 12 characters"),
     "unknown case": (["--case", "no-such-case"], "--case 'no-such-case': no case with this ID among the shipped"),
     "a case ID cut short": (["--case", HEAD_CASE[:-4]], f"no case with this ID among the shipped cases (did you mean {HEAD_CASE}?)"),
     "nothing given": ([], "give a position (an ID or a file) or --case ID"),

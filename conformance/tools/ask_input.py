@@ -70,6 +70,14 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
             raise AskError(str(exc)) from None
     if _is_xgid(text):
         return _from_xgid(text)
+    pid, colon, mid = text.partition(":")
+    if colon and len(pid) == position_ids.GNUBG_ID_LENGTH:
+        try:
+            turn, dice, cube, match = position_ids.decode_gnubg_match(mid)
+            layout = position_ids.decode_gnubg(pid, turn)
+        except StateError as exc:
+            raise AskError(str(exc)) from None
+        return State(layout, turn, dice, default_context(layout), cube, None, match), False
     if len(text) == position_ids.GNUBG_ID_LENGTH:
         if given.turn is None:
             raise AskError(f"GNU Position ID {text!r}: give the side on roll with --turn (the ID is from its view)")
@@ -80,7 +88,7 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
         return State(layout, given.turn, (), default_context(layout)), False
     raise AskError(
         f"position {shortened(text, 40)!r}: not a Narde position ID (NID1_...), an XGID, a GNU Position ID (14"
-        " characters) nor a file"
+        " characters, or Position ID:Match ID) nor a file"
         " (a case-format .yaml/.json, or a position export of eXtreme Gammon or BGBlitz)"
     )
 

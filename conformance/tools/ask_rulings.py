@@ -132,7 +132,8 @@ def rule(engine: Engine, state: State, rules: Rules, capabilities: Sequence[str]
 
 
 def _numbers(state: State) -> tuple[int, ...]:
-    return state.segment.numbers if state.segment else numbers_to_play(state.dice)
+    """The numbers a play is spelled with, highest first: the spelling does not depend on the dice's order."""
+    return tuple(sorted(state.segment.numbers if state.segment else numbers_to_play(state.dice), reverse=True))
 
 
 @lru_cache(maxsize=4096)
