@@ -217,6 +217,12 @@ def test_the_readme_position_file_example(capsys, tmp_path):
     assert plays(data, "crazy-narde") == {"20/16/12"}
 
 
+def test_an_engine_that_fails_a_query_is_reported_beside_the_rulesets(capsys):
+    """An engine that raises on 4-4 (tests/engines/fake_engines.py): its error is its answer, and the exit 1."""
+    status, out, _ = ask(capsys, BEAR_OFF, "--dice", "4-4", "--engine", "fake_engines:Raises", "--no-flips")
+    assert status == 1 and "as backgammon: error: " in out and "kaboom on 4-4" in out
+
+
 def test_json_written_to_a_file_beside_the_text(capsys, tmp_path):
     out_file = tmp_path / "answer.json"
     status, out, _ = ask(capsys, "--case", HEAD_CASE, "--json", str(out_file))
@@ -271,6 +277,11 @@ BAD = {
     "the other side on roll": (["--case", HEAD_CASE, "--turn", "black"], "has white on roll"),
     "unknown ruleset": (["--case", HEAD_CASE, "--ruleset", "nope"], "--ruleset nope: no such ruleset"),
     "ruleset of another game": (["--case", HEAD_CASE, "--ruleset", "gul-bara"], "no ruleset or profile of narde"),
+    "an engine of another game": (
+        ["--case", HEAD_CASE, "--engine", "fake_engines:BackgammonPlaysOnly"],
+        "engine bg-plays-only declares none of the rulesets or profiles asked (narde-guide, narde-variant)",
+    ),
+    "an engine that cannot start": (["--case", HEAD_CASE, "--engine-cmd", "/no/such/engine"], "cannot start engine"),
     "unknown switch": (["--case", HEAD_CASE, "--switch", "six-block=maybe"], "switch six-block has no value 'maybe'"),
 }
 

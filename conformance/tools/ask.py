@@ -36,7 +36,7 @@ from gammonspec.conformance.tools import reachability
 from gammonspec.conformance.tools.ask_rulings import QUERIES, Ruling, answer_json, asked, impossible, rule, spelled
 from gammonspec.model import position_ids
 from gammonspec.model.clauses import option_clauses, switch_clauses
-from gammonspec.model.interface import Engine, EngineFailure, Skip
+from gammonspec.model.interface import Engine, EngineFailure, Skip, describe_exception
 from gammonspec.model.narde_ids import GAMES_WITH_NIDS, encode_nid
 from gammonspec.model.profiles import Profile, override
 from gammonspec.model.rulesets import Rules, Ruleset, registry, rulesets
@@ -218,8 +218,12 @@ def _engine_entries(
             entry = _Entry(target, engine=label, capabilities=tuple(info.capabilities), parts=parts)
             try:
                 entry.ruling = rule(engine, state, target.rules(), info.capabilities, parts)
-            except (EngineFailure, Skip, StateError) as exc:
-                entry.status, entry.problem = "error", f"{type(exc).__name__}: {exc}".splitlines()[0]
+            except Skip as exc:
+                entry.status, entry.problem = "error", f"skipped: {exc}".splitlines()[0]
+            except EngineFailure as exc:
+                entry.status, entry.problem = "error", str(exc).splitlines()[0]
+            except Exception as exc:  # noqa: BLE001 - an engine's own code failing: that is its answer here
+                entry.status, entry.problem = "error", describe_exception(exc)
             entries.append(entry)
     return entries
 
@@ -248,7 +252,8 @@ def answer(
     if all(e.status == "cannot-occur" for e in entries):
         reasons = list(dict.fromkeys(e.problem for e in entries))
         raise AskError(reasons[0] if len(reasons) == 1 else "; ".join(f"{e.name}: {e.problem}" for e in entries))
-    entries += _engine_entries(state, targets, engines, parts)
+    askable = [e.target for e in entries if e.status == "answered"]  # engines are not asked what cannot occur
+    entries += _engine_entries(state, askable, engines, parts)
     groups: dict[str, list[_Entry]] = {}
     for entry in entries:
         groups.setdefault(entry.key(), []).append(entry)
