@@ -242,3 +242,15 @@ def test_every_shipped_case_is_answered_as_its_derivation_says():
                 assert got["result"] == (wanted and {"winner": None, **wanted}), (case.id, target.name)
                 checked += 1
     assert checked > 400, checked
+
+
+def test_the_schema_shares_the_protocols_definitions():
+    """ask.schema.json writes states, positions, segments, cubes, matches and results as the protocol does: its
+    copies of those definitions are the protocol schema's own, and it is a valid JSON Schema."""
+    import jsonschema
+    from gammonspec.model.validation import schema
+
+    ask, protocol = schema("ask"), schema("protocol")
+    for name in ("side", "points", "perSide", "count", "position", "state", "segment", "cube", "match", "result"):
+        assert ask["$defs"][name] == protocol["$defs"][name], name
+    jsonschema.Draft202012Validator.check_schema(ask)
