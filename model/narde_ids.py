@@ -27,7 +27,7 @@ import re
 import string
 
 from gammonspec.model.games import CHECKERS, GAME_DATA
-from gammonspec.model.position_ids import GNUBG_ID_LENGTH
+from gammonspec.model.position_ids import GNUBG_ID_LENGTH, encode_xgid
 from gammonspec.model.state import (
     CUBE_VALUES,
     SIDES,
@@ -64,6 +64,18 @@ def is_nid(text: object) -> bool:
         return False
     text = text.strip()
     return text.startswith(NID_PREFIX) and (SEPARATOR in text or len(text) != GNUBG_ID_LENGTH)
+
+
+def position_id(state: State) -> str | None:
+    """The ID a reader pastes elsewhere for `state`: its XGID (with the cube and match) where XGIDs describe the
+    game, its Narde position ID where these do; None when neither carries the state (a bar in Narde)."""
+    game = GAME_DATA[state.game]
+    try:
+        if game.position_ids:
+            return encode_xgid(state.layout, state.turn, state.dice or None, state.cube, state.match)
+        return encode_nid(state) if game.nid else None
+    except StateError:
+        return None
 
 
 # ---- writing -----------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from gammonspec.conformance.harness.messages import asked_by
 from gammonspec.conformance.harness.scenario import walk
 from gammonspec.conformance.harness.steps import Step, digest, expected_next, plays_step, result_step, spec_layout
-from gammonspec.model import position_ids
+from gammonspec.model import narde_ids, position_ids
 from gammonspec.model.rulesets import accepted, check_options, check_switches, rulesets
 from gammonspec.model.state import (
     Cube,
@@ -142,25 +142,31 @@ def _pinned_hitting(requires: dict[str, str | list[str]]) -> bool | None:
     return values[0] == "blots" if len(values) == 1 else None
 
 
-def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Case:
-    where = raw.line
-    requires = {**defaults, **raw.get("requires", {})}
-    check_switches(requires, path, raw.get("requires", raw), f"case {raw['id']}")
-    check_options(raw.get("options", {}), path, raw.get("options", raw), f"case {raw['id']}")
-    hitting = _pinned_hitting(requires)
+_NID_CARRIES = ("turn", "roll", "context", "segment", "cube", "match")  # what a case with a nid takes from it
+
+
+def _nid_state(raw: LineDict, game: str, path: Path) -> State:
+    """The whole starting state of a case written as a Narde position ID."""
     try:
-        layout, id_turn, id_dice = _layout(game, raw, path, hitting)
-        _check_no_forbidden_block(layout, requires, raw.get("options", {}))
-    except DataError:
-        raise
-    except (StateError, ValueError) as exc:
+        state = narde_ids.decode_nid(raw["nid"])
+    except StateError as exc:
+        raise DataError(path, locate(raw, "nid"), f"case {raw['id']}: nid: {exc}") from None
+    if state.game != game:
+        raise DataError(path, locate(raw, "nid"), f"case {raw['id']}: nid: a {state.game} position in a {game} file")
+    beside = next((field for field in _NID_CARRIES if field in raw), None)
+    if beside:
         raise DataError(
-            path, locate(raw, "position") or where, f"case {raw['id']}: impossible position: {exc}"
-        ) from None
-    query = raw.get("query", "legal-plays")
+            path, locate(raw, beside), f"case {raw['id']}: {beside}: the nid carries it; write it in the ID, not beside"
+        )
+    return state
+
+
+def _fields_state(raw: LineDict, game: str, path: Path, hitting: bool | None) -> State:
+    """The starting state of a case from its position (points, 'start', an XGID or a GNU Position ID) and fields."""
+    layout, id_turn, id_dice = _layout(game, raw, path, hitting)
     turn = raw.get("turn", id_turn)
-    if turn is None and query != "scenario":
-        raise DataError(path, where, f"case {raw['id']}: no side on roll: give 'turn'")
+    if turn is None and raw.get("query", "legal-plays") != "scenario":
+        raise DataError(path, raw.line, f"case {raw['id']}: no side on roll: give 'turn'")
     dice = tuple(raw.get("roll", id_dice or ()))
     segment = _read(raw, "segment", Segment.from_wire, path)
     cube = _read(raw, "cube", _cube, path)
@@ -171,7 +177,25 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
             locate(raw, "segment"),
             f"case {raw['id']}: the segment is {segment.player}'s to play, but turn is {turn}",
         )
-    state = State(layout, turn, dice, _context(raw, raw.get("position") == "start"), cube, segment, match)
+    return State(layout, turn, dice, _context(raw, raw.get("position") == "start"), cube, segment, match)
+
+
+def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Case:
+    where = raw.line
+    requires = {**defaults, **raw.get("requires", {})}
+    check_switches(requires, path, raw.get("requires", raw), f"case {raw['id']}")
+    check_options(raw.get("options", {}), path, raw.get("options", raw), f"case {raw['id']}")
+    hitting = _pinned_hitting(requires)
+    try:
+        state = _nid_state(raw, game, path) if "nid" in raw else _fields_state(raw, game, path, hitting)
+        _check_no_forbidden_block(state.layout, requires, raw.get("options", {}))
+    except DataError:
+        raise
+    except (StateError, ValueError) as exc:
+        field = "nid" if "nid" in raw else "position"
+        raise DataError(path, locate(raw, field) or where, f"case {raw['id']}: impossible position: {exc}") from None
+    turn, dice, segment = state.turn, state.dice, state.segment
+    query = raw.get("query", "legal-plays")
     if query == "scenario":
         if "steps" not in raw or "expect" in raw:
             raise DataError(
