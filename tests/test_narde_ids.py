@@ -321,3 +321,36 @@ def test_states_no_id_carries_are_refused(state: State, message: str) -> None:
     with pytest.raises(StateError) as refused:
         encode_nid(state)
     assert str(refused.value).startswith("no Narde position ID for this state: ") and message in str(refused.value)
+
+
+# ---- any text: refused in one line, or read as the one ID of its state ---------------------------------------
+
+
+@st.composite
+def mangled_id(draw: st.DrawFn) -> str:
+    """A valid ID with a few characters replaced, deleted or inserted (or, once in a while, its start alone)."""
+    text = encode_nid(draw(any_state()))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        new = draw(st.sampled_from("NIDC1wbfrhscmp_0123456789AaBbOoPp-"))
+        how = draw(st.sampled_from(("replace", "delete", "insert", "cut")))
+        if how == "replace":
+            text = text[:at] + new + text[at + 1 :]
+        elif how == "delete":
+            text = text[:at] + text[at + 1 :]
+        elif how == "insert":
+            text = text[:at] + new + text[at:]
+        else:
+            text = text[:at]
+    return text
+
+
+@settings(max_examples=600, derandomize=True, deadline=None)
+@given(mangled_id() | st.text(max_size=30) | st.text(max_size=30).map(lambda t: NID_PREFIX + t))
+def test_any_text_is_refused_in_one_line_or_is_its_states_only_id(text: str) -> None:
+    try:
+        state = decode_nid(text)
+    except StateError as refused:
+        assert str(refused).startswith("Narde position ID ") and "\n" not in str(refused)
+        return
+    assert encode_nid(state) == text.strip()  # one ID per state: whatever is accepted is the canonical spelling
