@@ -354,3 +354,22 @@ def test_any_text_is_refused_in_one_line_or_is_its_states_only_id(text: str) -> 
         assert str(refused).startswith("Narde position ID ") and "\n" not in str(refused)
         return
     assert encode_nid(state) == text.strip()  # one ID per state: whatever is accepted is the canonical spelling
+
+
+@pytest.mark.parametrize(
+    "nid",
+    [
+        "NID" + "9" * 5000,
+        "NID1_" + "Z" * 5000 + "_11o11O_w_f1r0h0",
+        "NID1_N_" + "1" * 5000 + "_w_f1r0h0",
+        "NID1_N_11o11O_w" + "6" * 5000 + "_f1r0h0",
+        "NID1_N_11o11O_w_f1r" + "1" * 5000 + "h0",
+        "NID1_N_11o11O_w_f1r0h0_x" + "y" * 5000,
+        "NID1_N_11o11O_w_f1r0h0_m1" + "0" * 5000 + "w0b0",
+        "NID1_N_11o11O_w_f1r0h0_" + "_".join(["c2"] * 2000),
+    ],
+)
+def test_a_huge_id_is_refused_in_a_short_line(nid: str) -> None:
+    with pytest.raises(StateError) as refused:
+        decode_nid(nid)
+    assert len(str(refused.value)) < 300 and "\n" not in str(refused.value)
