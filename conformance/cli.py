@@ -8,6 +8,7 @@ import math
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -239,6 +240,8 @@ def _parser() -> argparse.ArgumentParser:
     merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="the shards' JSON reports")
     merge.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the merged report here")
 
+    _ask_arguments(commands.add_parser("ask", help="one position and roll: every ruleset's answer, side by side"))
+
     replay = commands.add_parser("replay", help="check recorded matches (.mat, GNU Backgammon SGF) against an engine")
     replay.add_argument(
         "files", nargs="+", type=Path, metavar="FILE", help="match transcripts (.mat, .txt or .sgf), or folders of them"
@@ -248,6 +251,59 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON here")
     replay.add_argument("--quiet", "-q", action="store_true", help="errors and totals only (no notes)")
     return parser
+
+
+def _ask_arguments(ask: argparse.ArgumentParser) -> None:
+    ask.add_argument(
+        "position",
+        nargs="?",
+        metavar="POSITION",
+        help="a Narde position ID (NID1_...), an XGID, a GNU Position ID:Match ID (or the Position ID with --turn),"
+        " or a file: a case-format position (.yaml, .json) or a position export of eXtreme Gammon or BGBlitz",
+    )
+    ask.add_argument("--case", metavar="ID", help="a case's position, asked anew under every ruleset of its game")
+    _cases_option(ask)
+    ask.add_argument("--turn", choices=("white", "black"), help="the side on roll (needed by a GNU Position ID)")
+    ask.add_argument("--dice", "--roll", type=_numbers("--dice", 2), metavar="D-D", help="the roll, e.g. 6-5")
+    ask.add_argument(
+        "--first-turn", action=argparse.BooleanOptionalAction, default=None, help="the side on roll's first turn"
+    )
+    ask.add_argument("--rolls-in-game", type=_count, metavar="N", help="rolls already played in this game")
+    ask.add_argument(
+        "--head-moves", type=_count, metavar="N", help="checkers already taken off the head earlier this turn"
+    )
+    ask.add_argument(
+        "--segment", type=_numbers("--segment", 4), metavar="N-N-N-N", help="the chain's later double played now"
+    )
+    ask.add_argument(
+        "--passed", type=_numbers("--passed", 4), metavar="N[-N]", help="numbers the opponent passed to the side on roll"
+    )
+    ask.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    ask.add_argument("--profile", action="append", default=[], type=Path, metavar="FILE", help="ask this profile too")
+    ask.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of each ruleset")
+    ask.add_argument("--engine", action="append", default=[], metavar="MODULE:ATTR", help="an engine to ask beside")
+    ask.add_argument("--engine-cmd", action="append", default=[], metavar="COMMAND", help="an engine process to ask")
+    _limit_arguments(ask)
+    ask.add_argument("--json", metavar="FILE|-", help="write the answer as JSON here ('-': standard output only)")
+    ask.add_argument("--no-flips", action="store_true", help="leave out what one switch value would change")
+
+
+def _numbers(option: str, most: int) -> Callable[[str], tuple[int, ...]]:
+    def read(text: str) -> tuple[int, ...]:
+        from gammonspec.conformance.tools.ask_input import numbers
+
+        try:
+            return numbers(option, text, most)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{option} ")) from None
+
+    return read
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+    return int(text)
 
 
 def _target_arguments(command: argparse.ArgumentParser) -> None:

@@ -451,3 +451,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     options = _options(ReplayOptions, args, engine=engine_spec(args))
     return _under_targets(args, lambda targets: main(options, targets))
 
+
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from gammonspec.conformance.harness.launch import EngineSpec
+    from gammonspec.conformance.tools.ask_command import AskOptions, command, refuse
+    from gammonspec.conformance.tools.ask_input import Given
+
+    given = Given(args.turn, args.dice, args.first_turn, args.rolls_in_game, args.head_moves, args.segment, args.passed)
+    limits = {"timeout": args.timeout, "startup_timeout": args.startup_timeout}
+    engines = [EngineSpec(engine=name, **limits) for name in args.engine]
+    engines += [EngineSpec(engine_cmd=cmd, **limits) for cmd in args.engine_cmd]
+    try:
+        targets = tuple(_targets(args.profile, args.switch).values())
+    except ValueError as exc:
+        return refuse(exc)
+    options = AskOptions(
+        position=args.position,
+        case=args.case,
+        cases=tuple(args.cases),
+        given=given,
+        targets=targets,
+        ruleset=tuple(args.ruleset),
+        engines=tuple(engines),
+        json=args.json,
+        flips=not args.no_flips,
+    )
+    return command(options)

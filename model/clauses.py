@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from gammonspec.model.rulesets import SPEC_DIR
+from gammonspec.model.rulesets import SPEC_DIR, registry
 from gammonspec.model.yamlio import DataError
 
 HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.+)$")  # a rule clause: ID and title
@@ -60,3 +60,12 @@ def clauses() -> dict[str, Clause]:
     return result
 
 
+def switch_clauses(switch: str, value: str, game: str) -> list[str]:
+    """The clauses of `game`'s spec page that state or decide a switch value (switches.yaml `clauses`)."""
+    listed = registry()["switches"][switch].get("clauses", {}).get(value, [])
+    return [rule for rule in listed if rule in clauses() and clauses()[rule].path.stem == game]
+
+
+def option_clauses(option: str, game: str) -> list[str]:
+    """The clauses of `game`'s spec page named for an option (bg.option.beavers, nd.score.coke-value)."""
+    return [rule for rule, c in clauses().items() if c.path.stem == game and rule.rsplit(".", 1)[-1] == option]

@@ -23,7 +23,7 @@ from case_pages import (
 from gammonspec.conformance.harness.cases import Case, suite
 from gammonspec.conformance.tools.contested import contests, game_rulesets, why_none
 from gammonspec.conformance.tools.links import link_rule_ids
-from gammonspec.model.clauses import clauses
+from gammonspec.model.clauses import clauses, switch_clauses
 from gammonspec.model.rulesets import accepted, registry, rulesets
 from gammonspec.model.state import GAMES
 
@@ -151,8 +151,7 @@ def pinning() -> dict[tuple[str, str, str], list[Case]]:
 
 def clause_of(switch: str, value: str, game: str) -> str | None:
     """The clause of the game that states or decides the switch value (switches.yaml `clauses`), if any."""
-    listed = registry()["switches"][switch].get("clauses", {}).get(value, [])
-    return next((rule for rule in listed if rule in clauses() and clauses()[rule].path.stem == game), None)
+    return next(iter(switch_clauses(switch, value, game)), None)
 
 
 def _plain(switch: str, value: str, rs: Any) -> str:

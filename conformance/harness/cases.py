@@ -74,7 +74,7 @@ class Case:
 
 
 def _layout(
-    game: str, raw: LineDict, path: Path, hitting: bool | None
+    game: str, raw: LineDict, path: Path, hitting: bool | None, what: str
 ) -> tuple[Layout, Side | None, tuple[int, ...] | None]:
     """The case's position, validated under `hitting`: from point lists, 'start', an XGID or a GNU Position ID."""
     id_field = next((field for field in ("xgid", "gnubgid") if field in raw), None)
@@ -82,7 +82,7 @@ def _layout(
         raise DataError(
             path,
             locate(raw, id_field),
-            f"case {raw['id']}: {id_field}: position IDs describe positions of "
+            f"{what}: {id_field}: position IDs describe positions of "
             f"{' or '.join(position_ids.GAMES_WITH_IDS)}, not of {game}",
         )
     if id_field == "xgid":
@@ -123,12 +123,12 @@ def _check_no_forbidden_block(layout: Layout, requires: dict[str, Any], options:
 T = TypeVar("T")
 
 
-def _read(raw: LineDict, field: str, reader: Callable[[Any], T], path: Path) -> T:
+def _read(raw: LineDict, field: str, reader: Callable[[Any], T], path: Path, what: str) -> T:
     """A case's field read by its type's one reader; what the reader rejects is a DataError at the field."""
     try:
         return reader(raw.get(field))
     except StateError as exc:
-        raise DataError(path, locate(raw, field), f"case {raw['id']}: {exc}") from None
+        raise DataError(path, locate(raw, field), f"{what}: {exc}") from None
 
 
 def _cube(data: int | dict[str, Any] | None) -> Cube:
@@ -142,40 +142,43 @@ def _pinned_hitting(requires: dict[str, str | list[str]]) -> bool | None:
     return values[0] == "blots" if len(values) == 1 else None
 
 
-_NID_CARRIES = ("turn", "roll", "context", "segment", "cube", "match")  # what a case with a nid takes from it
+_NID_CARRIES = ("turn", "roll", "context", "segment", "cube", "match")  # what a state written as a nid takes from it
 
 
-def _nid_state(raw: LineDict, game: str, path: Path) -> State:
-    """The whole starting state of a case written as a Narde position ID."""
+def _nid_state(raw: LineDict, game: str, path: Path, what: str) -> State:
+    """The whole state written as a Narde position ID (`nid`); none of the fields it carries may stand beside it."""
     try:
         state = narde_ids.decode_nid(raw["nid"])
     except StateError as exc:
-        raise DataError(path, locate(raw, "nid"), f"case {raw['id']}: nid: {exc}") from None
+        raise DataError(path, locate(raw, "nid"), f"{what}: nid: {exc}") from None
     if state.game != game:
-        raise DataError(path, locate(raw, "nid"), f"case {raw['id']}: nid: a {state.game} position in a {game} file")
+        raise DataError(path, locate(raw, "nid"), f"{what}: nid: a {state.game} position in a {game} file")
     beside = next((field for field in _NID_CARRIES if field in raw), None)
     if beside:
-        raise DataError(
-            path, locate(raw, beside), f"case {raw['id']}: {beside}: the nid carries it; write it in the ID, not beside"
-        )
+        raise DataError(path, locate(raw, beside), f"{what}: {beside}: the nid carries it; write it in the ID, not beside")
     return state
 
 
-def _fields_state(raw: LineDict, game: str, path: Path, hitting: bool | None) -> State:
-    """The starting state of a case from its position (points, 'start', an XGID or a GNU Position ID) and fields."""
-    layout, id_turn, id_dice = _layout(game, raw, path, hitting)
+def read_state(raw: LineDict, game: str, path: Path, hitting: bool | None, what: str) -> State:
+    """The state a case (or a position file, `gammonspec ask`) writes: position, turn, roll, context, segment, cube
+    and match, the layout validated under `hitting`, or all of it as a Narde position ID (`nid`); `what` names it
+    in messages.  The turn may be missing (None)."""
+    if "nid" in raw:
+        return _nid_state(raw, game, path, what)
+    try:
+        layout, id_turn, id_dice = _layout(game, raw, path, hitting, what)
+    except DataError:
+        raise
+    except (StateError, ValueError) as exc:
+        raise DataError(path, locate(raw, "position") or raw.line, f"{what}: impossible position: {exc}") from None
     turn = raw.get("turn", id_turn)
-    if turn is None and raw.get("query", "legal-plays") != "scenario":
-        raise DataError(path, raw.line, f"case {raw['id']}: no side on roll: give 'turn'")
     dice = tuple(raw.get("roll", id_dice or ()))
-    segment = _read(raw, "segment", Segment.from_wire, path)
-    cube = _read(raw, "cube", _cube, path)
-    match = _read(raw, "match", Match.from_wire, path)
+    segment = _read(raw, "segment", Segment.from_wire, path, what)
+    cube = _read(raw, "cube", _cube, path, what)
+    match = _read(raw, "match", Match.from_wire, path, what)
     if segment is not None and segment.player != turn:
         raise DataError(
-            path,
-            locate(raw, "segment"),
-            f"case {raw['id']}: the segment is {segment.player}'s to play, but turn is {turn}",
+            path, locate(raw, "segment"), f"{what}: the segment is {segment.player}'s to play, but turn is {turn}"
         )
     return State(layout, turn, dice, _context(raw, raw.get("position") == "start"), cube, segment, match)
 
@@ -186,16 +189,16 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     check_switches(requires, path, raw.get("requires", raw), f"case {raw['id']}")
     check_options(raw.get("options", {}), path, raw.get("options", raw), f"case {raw['id']}")
     hitting = _pinned_hitting(requires)
+    state = read_state(raw, game, path, hitting, f"case {raw['id']}")
     try:
-        state = _nid_state(raw, game, path) if "nid" in raw else _fields_state(raw, game, path, hitting)
         _check_no_forbidden_block(state.layout, requires, raw.get("options", {}))
-    except DataError:
-        raise
-    except (StateError, ValueError) as exc:
-        field = "nid" if "nid" in raw else "position"
-        raise DataError(path, locate(raw, field) or where, f"case {raw['id']}: impossible position: {exc}") from None
-    turn, dice, segment = state.turn, state.dice, state.segment
+    except StateError as exc:
+        at = locate(raw, "nid" if "nid" in raw else "position") or where
+        raise DataError(path, at, f"case {raw['id']}: impossible position: {exc}") from None
     query = raw.get("query", "legal-plays")
+    turn, dice, segment = state.turn, state.dice, state.segment
+    if turn is None and query != "scenario":
+        raise DataError(path, where, f"case {raw['id']}: no side on roll: give 'turn'")
     if query == "scenario":
         if "steps" not in raw or "expect" in raw:
             raise DataError(
