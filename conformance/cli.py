@@ -220,6 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     where = perft.add_mutually_exclusive_group()
     where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
+    where.add_argument("--nid", help="from this Narde or Crazy Narde position (Narde position ID), instead of the start")
     where.add_argument(
         "--state", type=Path, metavar="FILE", help="from this protocol state (JSON), instead of the start"
     )
