@@ -122,6 +122,15 @@ def test_a_crazy_narde_chain_position_names_unplayable(capsys, tmp_path):
     assert status == 0 and "then: 4-4 passed to black" in out and "then: the turn ends" in out
 
 
+def test_a_position_file_may_write_the_state_as_a_narde_id(capsys, tmp_path):
+    """`nid:` in a position file carries the whole state, its turn context too (the game's first roll here)."""
+    path = tmp_path / "start.yaml"
+    path.write_text("game: narde\nnid: NID1_N_11o11O_w65_f1r0h0\n")
+    data = document(capsys, str(path), "--no-flips")
+    assert data["state"]["context"] == {"first_turn": True, "rolls_in_game": 0, "head_moves": 0}
+    assert plays(data, "narde-variant") == {"24/18/13", "24/18 24/19"}
+
+
 def test_passed_numbers_then_the_chain_returns(capsys, tmp_path):
     """By hand, the sequel: white played 20/16/12, and black plays the two passed 4s. Black's 20 (white's 8) goes
     20/16/12 (white's 4 and 24, empty); its 2-point checkers cannot bear off (not all home): one play. Then the
