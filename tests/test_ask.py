@@ -239,6 +239,13 @@ def test_json_written_to_a_file_beside_the_text(capsys, tmp_path):
     assert compiled("ask").failure(json.loads(out_file.read_text())) is None
 
 
+def test_json_never_overwrites_the_position_file(capsys, tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text("game: narde\nposition: start\nturn: white\nroll: [6, 5]\n")
+    status, _, err = ask(capsys, str(path), "--json", str(path))
+    assert status == 2 and "--json: the position file itself" in err and path.read_text().startswith("game: narde")
+
+
 def _two_xgids(tmp_path: Path) -> Path:
     path = tmp_path / "two.txt"
     text = (FIXTURES / "xg/01_checkerPosition_EN.txt").read_text()

@@ -84,7 +84,9 @@ def refuse(message: object) -> int:
 def command(options: AskOptions) -> int:
     try:
         if options.json not in (None, "-"):
-            report_files.claim("--json", Path(options.json))
+            out = report_files.claim("--json", Path(options.json))
+            if options.position is not None and Path(options.position).resolve() == out:
+                raise DataError(options.json, None, "--json: the position file itself: ask never writes over it")
         question = read(options.position, options.case, options.cases, options.given)
         targets = _selected(options, question.state.game)
         engines = _started(options.engines, targets)
