@@ -213,10 +213,13 @@ def decode_xgid(xgid: str, hitting: bool | None = None) -> tuple[Layout, Side | 
     return layout, turn, dice
 
 
-def decode_xgid_stakes(xgid: str) -> tuple[Cube, Match]:
-    """The cube and the match of an XGID that decode_xgid reads: the cube's value and owner; for a match (length
-    above 0) the length, the score (white's first) and the Crawford game (1 in the rules field).  In money play
-    the rules field holds Jacoby and beavers, which are options of the rules asked, not of the position."""
+_MONEY_OPTIONS = (("jacoby", 1), ("beavers", 2))  # the rules field in money play: its bits
+
+
+def decode_xgid_stakes(xgid: str) -> tuple[Cube, Match, dict[str, bool]]:
+    """The cube, the match and the options of an XGID that decode_xgid reads: the cube's value and owner; for a
+    match (length above 0) the length, the score (white's first) and the Crawford game (1 in the rules field); in
+    money play the rules field's Jacoby (bit 1) and beavers (bit 2), as the options of those names."""
     decode_xgid(xgid)
     text = xgid.strip()
     text = text[len(XGID_PREFIX) :] if text.upper().startswith(XGID_PREFIX) else text
@@ -226,11 +229,11 @@ def decode_xgid_stakes(xgid: str) -> tuple[Cube, Match]:
         raise StateError(f"XGID {xgid!r}: a cube of {value}, beyond {CUBE_VALUES[-1]}")
     cube = Cube(value, {"0": None, "1": "white", "-1": "black"}[owner])
     if not int(length):
-        return cube, Match()
+        return cube, Match(), {name: bool(int(rules) & bit) for name, bit in _MONEY_OPTIONS}
     match = Match(int(length), (int(score_w), int(score_b)), crawford=int(rules) == 1)
     if max(match.score) >= match.length:
         raise StateError(f"XGID {xgid!r}: a score of {max(match.score)} in a {match.length}-point match is over")
-    return cube, match
+    return cube, match, {}
 
 
 def encode_xgid(

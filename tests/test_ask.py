@@ -180,6 +180,21 @@ def test_real_position_exports(capsys, path, pips, dice, listed):
         assert answer_of(data, "backgammon")["cube"]["may_double"] is True
 
 
+def test_an_xgid_money_game_with_jacoby_and_beavers_is_asked_with_them(capsys):
+    """The XGID's rules field 3 in money play: Jacoby and beavers (the XGID format; eXtreme Gammon's export prints
+    "Unlimited Game, Jacoby Beaver" beside it). By hand, bg.option.beavers: white may double from a centred cube,
+    and black may beaver, keeping the cube at 4. --switch beavers=false overrides what the position records."""
+    xgid = "XGID=-b----E-C--AeD---bAdb---A-:0:0:1:00:0:0:3:0:10"
+    data = document(capsys, xgid, "--no-flips")
+    assert [r["name"] for r in data["rulings"]] == ["backgammon+jacoby=true+beavers=true"]
+    assert answer_of(data, data["rulings"][0]["name"])["cube"]["double"]["beaver"]["cube"] == {
+        "value": 4,
+        "owner": "black",
+    }
+    data = document(capsys, xgid, "--no-flips", "--switch", "beavers=false")
+    assert [r["name"] for r in data["rulings"]] == ["backgammon+beavers=false+jacoby=true"]
+
+
 def test_gnu_position_and_match_ids(capsys):
     """GNU Backgammon's `Position ID:Match ID`: BGBlitz's export of the checker play writes both beside its XGID
     (Position-ID b9sBCIC5bYDQAA, Match-ID QYnoAGAAGAAE): read from the GNU IDs, the same position, side on roll,
