@@ -15,7 +15,7 @@ from gammonspec.conformance.harness import report_files
 from gammonspec.conformance.harness.launch import EngineSpec, handshake, start
 from gammonspec.conformance.tools import ask_text
 from gammonspec.conformance.tools.ask import AskError, Target, answer
-from gammonspec.conformance.tools.ask_input import Given, read
+from gammonspec.conformance.tools.ask_input import Given, read_with_options
 from gammonspec.model.interface import Engine, EngineLoadError
 from gammonspec.model.profiles import override
 from gammonspec.model.rulesets import rulesets
@@ -97,7 +97,7 @@ def command(options: AskOptions) -> int:
             out = report_files.claim("--json", Path(options.json))
             if options.position is not None and Path(options.position).resolve() == out:
                 raise DataError(options.json, None, "--json: the position file itself: ask never writes over it")
-        question, recorded = read(options.position, options.case, options.cases, options.given)
+        question, recorded = read_with_options(options.position, options.case, options.cases, options.given)
         targets = _selected(options, question.state.game, recorded)
         engines = _started(options.engines, targets)
         try:

@@ -65,7 +65,8 @@ def _from_xgid(xgid: str, source: str) -> Position:
     """The position of an XGID (a mid-game context unless told otherwise), with its money-play options."""
     try:
         layout, turn, dice = position_ids.decode_xgid(xgid)
-        cube, match, options = position_ids.decode_xgid_stakes(xgid)
+        cube, match = position_ids.decode_xgid_stakes(xgid)
+        options = position_ids.decode_xgid_options(xgid)
     except StateError as exc:
         raise AskError(str(exc)) from None
     state = State(layout, turn or "white", dice or (), default_context(layout), cube, None, match)
@@ -153,11 +154,15 @@ def _from_case(case_id: str, cases: tuple[Path, ...]) -> State:
     return ids[case_id].state
 
 
-def read(
+def read(position: str | None, case_id: str | None, cases: tuple[Path, ...], given: Given) -> Question:
+    """The question the command line asks: the position, then the turn given on top of it."""
+    return read_with_options(position, case_id, cases, given)[0]
+
+
+def read_with_options(
     position: str | None, case_id: str | None, cases: tuple[Path, ...], given: Given
 ) -> tuple[Question, dict[str, bool]]:
-    """The question the command line asks (the position, then the turn given on top of it), and the options of
-    the rules the position records."""
+    """read(), and the options of the rules the position records (an XGID's money-play Jacoby and beavers)."""
     if (position is None) == (case_id is None):
         raise AskError("give a position (an ID or a file) or --case ID, one of the two")
     if case_id is not None:
