@@ -247,6 +247,14 @@ def test_an_engine_that_fails_a_query_is_reported_beside_the_rulesets(capsys):
     assert status == 1 and "as backgammon: error: " in out and "kaboom on 4-4" in out
 
 
+def test_the_readme_example_output_is_what_ask_prints(capsys):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    command = f"$ gammonspec ask --case {HEAD_CASE}\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    status, out, _ = ask(capsys, "--case", HEAD_CASE)
+    assert status == 0 and out == shown
+
+
 def test_json_written_to_a_file_beside_the_text(capsys, tmp_path):
     out_file = tmp_path / "answer.json"
     status, out, _ = ask(capsys, "--case", HEAD_CASE, "--json", str(out_file))
