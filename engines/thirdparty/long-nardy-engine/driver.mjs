@@ -1,0 +1,50 @@
+// DmitriiNov/long-nardy-engine's Long Nardy rules (engines/thirdparty/long-nardy-engine/SOURCE.md says what
+// it plays differently), asked for legal plays: `node driver.mjs CHECKOUT COMMIT`, CHECKOUT holding the
+// JavaScript its own build writes to dist/.
+//
+// Its `Board` (src/board.ts) keeps each side's 24 counts from that side's head: index 0 is the side's 24-point,
+// index i its point 24 - i; the other side's index is (i + 12) % 24 (src/engine/long-nardy/moveValidators.ts:35).
+// `LongNardyEngine.SetPossibleMoves` (src/engine/long-nardy/engine.ts:119-122) builds the tree of every
+// sequence of single moves and keeps the branches of the largest total (src/movesTree.ts:99-122); its leaves are
+// the plays. `moveNumber` is the game's turn counter, 1 for the first turn (engine.ts:95-113).
+import { createRequire } from "node:module";
+import path from "node:path";
+import { args, position, serve } from "../bridge.mjs";
+
+const { checkout, commit } = args();
+const require = createRequire(import.meta.url);
+const dist = (p) => require(path.resolve(checkout, "dist", p));
+const Engine = dist("engine/long-nardy/engine.js").default;
+const Board = dist("board.js").default;
+const MoveState = dist("moveState.js").default;
+
+// Engine index i holds the side's point 24 - i.
+const toIndices = (points) => points.slice().reverse();
+const toPoints = (indices) => indices.slice(0, 24).reverse();
+
+function plays(state) {
+  const mover = state.turn;
+  const other = mover === "white" ? "black" : "white";
+  const engine = new Engine(() => {});
+  const [d1, d2] = state.dice;
+  const numbers = d1 === d2 ? [d1, d1, d1, d1] : [d1, d2];
+  const done = [];
+  for (let i = 0; i < state.context.head_moves; i++) done.push([0, 0]); // checkers that already left the head
+  const moveState = new MoveState(state.context.rolls_in_game + 1, true, [d1, d2], numbers, done);
+  const board = new Board(toIndices(state.position[mover]), toIndices(state.position[other]));
+  engine.SetPossibleMoves(moveState, board);
+  const tree = moveState.getMovesTree();
+  if (!tree || !tree.nextMoves) return [];
+  return tree.allMovesToArray().map((line) => {
+    const after = board.getBoardCopy();
+    for (const [from, to] of line) {
+      after.removePiece(true, from);
+      after.addPiece(true, to);
+    }
+    const mine = toPoints(after.getCurrentBoard(true));
+    const theirs = toPoints(after.getOpponentBoard(true));
+    return mover === "white" ? position(mine, theirs) : position(theirs, mine);
+  });
+}
+
+serve({ name: "long-nardy-engine", version: `1.1.0+${commit.slice(0, 7)}`, rulesets: ["narde-guide"], plays });
