@@ -47,10 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("name", help="the engine's folder under engines/thirdparty/")
     parser.add_argument("checkout", nargs="?", type=Path, help="a checkout of its repository at the pinned commit")
     parser.add_argument("--out", type=Path, default=Path("site/results"), help="the reports' folder")
+    parser.add_argument("--engines", type=Path, default=HERE, help="the folder of engine folders (default: here)")
     args = parser.parse_args(argv)
-    source = HERE / args.name / "source.json"
+    source = args.engines / args.name / "source.json"
     if not source.is_file():
-        known = sorted(p.parent.name for p in HERE.glob("*/source.json"))
+        known = sorted(p.parent.name for p in args.engines.glob("*/source.json"))
         return fail(f"{args.name}: no {source} (known: {', '.join(known)})")
     data = json.loads(source.read_text(encoding="utf-8"))
     command = [*REPORT, "--out", str(args.out), "--source", str(source)]
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"{checkout} is at {at}, not the pinned {data['commit']} (git checkout {data['commit']})")
     if at is None:
         print(f"recipe: {checkout} is not a git work tree: taken to be {data['commit']}", file=sys.stderr)
-    driver = HERE / args.name / data["driver"]
+    driver = args.engines / args.name / data["driver"]
     engine = shlex.join([*RUNNERS[driver.suffix], str(driver), str(checkout), data["commit"]])
     return subprocess.run([*command, "--engine-cmd", engine]).returncode
 
