@@ -368,8 +368,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         say(f"--source {exc}")
         return EXIT_USAGE
     unbuilt = origin is not None and "not_driven" in origin
-    if unbuilt == bool(args.engines or args.engine_cmd):
-        say("report: name an engine (ENGINE or --engine-cmd COMMAND), or give only --source for one not driven")
+    if not (args.engines or args.engine_cmd or unbuilt):
+        say("report: name an engine (ENGINE or --engine-cmd COMMAND)")
+        return EXIT_USAGE
+    if unbuilt and (args.engines or args.engine_cmd):
+        say(f"report: --source {args.source} is of an engine not driven: its report is written alone, name no engine")
+        return EXIT_USAGE
+    if origin is not None and len(args.engines) + len(args.engine_cmd) > 1:
+        say(f"report: --source {args.source} describes one engine: name one")
         return EXIT_USAGE
     if args.out.exists() and not args.out.is_dir():
         say(f"--out {args.out}: not a folder")
@@ -378,7 +384,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if origin is not None and unbuilt:
         from gammonspec.engines.base import Unbuilt
 
-        engines.append((origin["name"], Unbuilt(origin["name"], origin.get("commit", "")[:7] or "unknown", origin["not_driven"])))
+        pinned = origin.get("commit", "")[:7] or "unknown"
+        engines.append((origin["name"], Unbuilt(origin["name"], pinned, origin["not_driven"])))
     from gammonspec.conformance.harness.launch import EngineSpec
 
     engines += [(cmd, start(EngineSpec(engine_cmd=cmd, timeout=args.timeout, startup_timeout=args.startup_timeout))) for cmd in args.engine_cmd]
