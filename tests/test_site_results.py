@@ -4,11 +4,13 @@ engine author read there (stakes, clause links, per-engine drill-down, badges, h
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from gammonspec.model.clauses import clauses
 from gammonspec.model.rulesets import registry, rulesets
 
@@ -321,3 +323,26 @@ def test_no_board_of_a_cubeless_game_on_the_results_page_draws_a_cube(built: Pat
                 assert 'class="cube"' not in svg, (game, src)
                 drawn[game] += 1
     assert all(drawn.values()), drawn  # each kind was looked at, and backgammon boards do draw their cube
+
+
+def _driven_sources() -> list[str]:
+    return sorted(p.parent.name for p in THIRDPARTY.glob("*/source.json") if "not_driven" not in json.loads(p.read_text()))
+
+
+@pytest.mark.parametrize("name", _driven_sources())
+def test_a_committed_report_is_made_again_by_its_recipe(name: str, tmp_path: Path) -> None:
+    """With a checkout of the pinned commit at $GAMMONSPEC_CHECKOUTS/NAME (CI has none: skipped), the recipe gives
+    the committed results again, case by case, and the same reading."""
+    root = os.environ.get("GAMMONSPEC_CHECKOUTS")
+    checkout = Path(root) / name if root else None
+    if checkout is None or not checkout.is_dir():
+        pytest.skip(f"no checkout of {name} (set GAMMONSPEC_CHECKOUTS to a folder holding one named {name})")
+    done = _recipe("--out", str(tmp_path), name, str(checkout))
+    assert done.returncode in (0, 1), done.stderr
+    again, kept = json.loads((tmp_path / f"{name}.json").read_text()), json.loads((RESULTS / f"{name}.json").read_text())
+
+    def statuses(data: dict) -> dict:
+        return {(r["ruleset"], r["id"]): r["status"] for r in data["results"]}
+
+    assert statuses(again) == statuses(kept)
+    assert [f["closest_profile"] for f in again["identified"]] == [f["closest_profile"] for f in kept["identified"]]
