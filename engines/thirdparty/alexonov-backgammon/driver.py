@@ -7,6 +7,19 @@ Its `Board` (game/components.py:170-246, `setup_position` at 227) keeps 24 slots
 (game/rules.py:221-310) lists the whole plays of a roll: every order of the numbers, the head limit, the six-block
 check on the board after the play, the most numbers, then the higher one.  Each play is made on a copy of the
 board (`do_single_move`, components.py:283-295) and its position answered.
+
+What its source does differently (file:line at fd50d5a), each found again by the suite:
+- Bear-off with a higher number (nd.bearoff.exact, nd.bearoff.higher, nd.bearoff.move-or-bear): a number larger
+  than a checker's distance bears it off whenever that number has no other move, even while a checker stands on a
+  higher point (rules.py:133-142): 8 cases.
+- Six-block (nd.block.six): rows are found only along the side's own numbering, 1 to 24, never round its
+  corner (`find_blocks`, components.py:348-367), and checked only on the board after the whole play
+  (rules.py:66-98): 15 cases, the rows round the corner among them.
+- The head (nd.head.first-turn): a second checker may leave the head only while all fifteen stand there and the
+  roll cannot be played with one (rules.py:256-282), whatever the numbers: 1 case.
+- The higher number (nd.move.higher-die, nd.move.compulsory): it is required only when no play uses both
+  numbers (rules.py:286-292): 2 cases fail there, not traced further to a line.
+- Bearing off otherwise (nd.bearoff.move-inside, 6 cases; nd.bearoff.all-home, 1): not traced to a line.
 """
 
 from __future__ import annotations

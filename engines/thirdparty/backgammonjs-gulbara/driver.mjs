@@ -7,6 +7,16 @@
 // (RuleBgGulbara.js:247-394) moves the top piece of a point or bears it off, and `isMoveActionRestricted`
 // (lib/rules/rule.js:612-652) refuses a move that leaves fewer numbers playable than another.  The plays are
 // every end of those steps, for the numbers of the segment (the roll, or its double four times).
+//
+// What its source does differently (file:line at 2b73365), each found again by the suite:
+// - Either number when only one can be played (cn.move.higher-die): `isMoveActionRestricted` (rule.js:612-629)
+//   keeps any move in a branch of the greatest total weight (`calculateMoveWeights`, rule.js:410-596), which
+//   does not prefer the higher number when only one number can be played: 1 case of gul-bara, a bug.
+// - No head rule, no six-block ban, no frozen home: `getMoveActions` (RuleBgGulbara.js:247-394) checks only that
+//   the landing point is free or the mover's own; gul-bara says the same of the first two (head-rule=none,
+//   six-block=allowed), so only the Crazy Narde cases that pin them fail.
+// - Doubles are four moves of the number rolled (`rollDice`, RuleBgGulbara.js:78-112): the chain its comment
+//   describes is in `nextTurn` (RuleBgGulbara.js:431-516); each segment is asked on its own here.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { args, position, serve } from "../bridge.mjs";

@@ -8,6 +8,13 @@
 // (game.js:635-720): the single numbers of a sequence that keeps the most numbers playable and, when only one
 // can be played, the higher one (game.js:599-633).  The head limit is two checkers on a side's first turn with
 // 3-3, 4-4 or 6-6, else one (game.js:229-247).  The plays are every end of those steps.
+//
+// What its source does differently (file:line at f2f2c9a), each found again by the suite:
+// - Six-block checked at every single move (nd.block.six): `executeMove` refuses a step whose landing makes a
+//   row of six with no opposing checker ahead (`isValidMove` -> `getInvalidMoveReason`, board.js:223-259, and
+//   `wouldCreateIllegalPrime`, board.js:153-193): identify reads six-block=banned-within-turn (9 cases).
+// - Rows round the corner missed (nd.block.six): `wouldCreateIllegalPrime` looks for rows from progress 0 to 18
+//   only (board.js:165), so a row running round the mover's 1/24 corner is never seen: 5 cases, a bug.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { args, position, serve } from "../bridge.mjs";

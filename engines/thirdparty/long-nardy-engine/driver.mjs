@@ -7,6 +7,16 @@
 // `LongNardyEngine.SetPossibleMoves` (src/engine/long-nardy/engine.ts:119-122) builds the tree of every
 // sequence of single moves and keeps the branches of the largest total (src/movesTree.ts:99-122); its leaves are
 // the plays. `moveNumber` is the game's turn counter, 1 for the first turn (engine.ts:95-113).
+//
+// What its source does differently (file:line at 1c6a55e), each found again by the suite:
+// - Six-block checked at every single move (nd.block.six): the validators run on each step of the tree
+//   (`isMoveValid`, engine.ts:160-170), `IsNoSixBlocked` (moveValidators.ts:90-115) among them, so a row may not stand even for a
+//   moment inside a play: identify reads six-block=banned-within-turn (9 cases).
+// - Head exception with 4-4 (nd.head.first-turn): a second checker may not leave the head with 4-4 whenever the
+//   opponent has a checker on its index 20, the mover's 16-point (moveValidators.ts:79-82), even where the play
+//   from the head goes another way: 1 case, a bug.
+// - The plays kept are those of the largest total of numbers (movesTree.ts:105-122), not the most numbers then
+//   the higher one; no case tells these apart here.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { args, position, serve } from "../bridge.mjs";
