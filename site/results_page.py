@@ -195,8 +195,10 @@ def results_page(found: list[dict[str, Any]]) -> str:
                 failing.setdefault(res["rules"][0], []).append((engine, res))  # under its first rule: listed once
                 failed_by.setdefault(f"{res['ruleset']}::{res['id']}", set()).add(engine)
                 results_of[f"{res['ruleset']}::{res['id']}"] = res
+        source = r["engine"].get("source")
+        linked = f"[{engine}]({source['url']})" if source else engine  # a third-party engine: its project
         lines.append(
-            f"| {engine} | {_identified(r)} | {_badge_image(r, engine)} | {r['engine'].get('version', '')} |"
+            f"| {linked} | {_identified(r)} | {_badge_image(r, engine)} | {r['engine'].get('version', '')} |"
             f" {r.get('date', '')} |"
         )
     lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset (*not declared*: the engine does not"]

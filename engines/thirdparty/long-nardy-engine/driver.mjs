@@ -57,4 +57,5 @@ function plays(state) {
   });
 }
 
-serve({ name: "long-nardy-engine", version: `1.1.0+${commit.slice(0, 7)}`, rulesets: ["narde-guide"], plays });
+const { version } = require(path.resolve(checkout, "package.json"));
+serve({ name: "long-nardy-engine", version: `${version}+${commit.slice(0, 7)}`, rulesets: ["narde-guide"], plays });
