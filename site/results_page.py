@@ -124,8 +124,7 @@ FILTER = """<form class="results-filter" onsubmit="return false">
     for (const mark of document.querySelectorAll("span.rf")) {{
       const d = mark.dataset, li = mark.closest("li");
       const ok = (!want.game || d.game === want.game) && (!want.ruleset || d.ruleset === want.ruleset) &&
-        (!want.rules || d.rules.split(" ").some(r => r === want.rules || r.startsWith(want.rules + ".")
-          || r.startsWith(want.rules)));
+        (!want.rules || d.rules.split(" ").some(r => r.startsWith(want.rules)));  // a clause the case pins
       li.hidden = !ok; all++; if (ok) shown++;
     }}
     for (const block of document.querySelectorAll(".rf-block")) {{
