@@ -159,6 +159,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="COMMAND",
         help="an engine process speaking the protocol (spec/protocol.md); may be given more than once",
     )
+    report.add_argument(
+        "--source",
+        type=Path,
+        metavar="FILE",
+        help="a third-party engine's source.json (engines/thirdparty/): its repository, commit and licence go"
+        " into the report; alone, with its not_driven reason, it writes that engine's not-driven report",
+    )
     _limit_arguments(report)
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")

@@ -362,13 +362,30 @@ def cmd_report(args: argparse.Namespace) -> int:
     from gammonspec.conformance.harness.launch import start
     from gammonspec.conformance.tools import engine_report
 
-    if not args.engines and not args.engine_cmd:
+    try:
+        origin = engine_report.source(args.source) if args.source else None
+    except ValueError as exc:
+        say(f"--source {exc}")
+        return EXIT_USAGE
+    unbuilt = origin is not None and "not_driven" in origin
+    if not (args.engines or args.engine_cmd or unbuilt):
         say("report: name an engine (ENGINE or --engine-cmd COMMAND)")
+        return EXIT_USAGE
+    if unbuilt and (args.engines or args.engine_cmd):
+        say(f"report: --source {args.source} is of an engine not driven: its report is written alone, name no engine")
+        return EXIT_USAGE
+    if origin is not None and len(args.engines) + len(args.engine_cmd) > 1:
+        say(f"report: --source {args.source} describes one engine: name one")
         return EXIT_USAGE
     if args.out.exists() and not args.out.is_dir():
         say(f"--out {args.out}: not a folder")
         return EXIT_USAGE
     engines = [(name, load_engine(name)) for name in args.engines]  # every name checked before any run
+    if origin is not None and unbuilt:
+        from gammonspec.engines.base import Unbuilt
+
+        pinned = origin.get("commit", "")[:7] or "unknown"
+        engines.append((origin["name"], Unbuilt(origin["name"], pinned, origin["not_driven"])))
     from gammonspec.conformance.harness.launch import EngineSpec
 
     engines += [(cmd, start(EngineSpec(engine_cmd=cmd, timeout=args.timeout, startup_timeout=args.startup_timeout))) for cmd in args.engine_cmd]
@@ -376,6 +393,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     worst = EXIT_OK
     for name, engine in engines:
         data = engine_report.build(engine, suite(), name)
+        if origin is not None:  # driven from a checkout: its origin, not the command line with the checkout's path
+            data["engine"].update({"adapter": origin["name"], "source": origin})
         path = engine_report.write(args.out, data)
         s = data["summary"]
         if "not_driven" in data:  # written so the results page says why, yet nothing was checked

@@ -92,3 +92,10 @@ class NotDriven:
         except PackageNotFoundError:
             found = self.latest
         return EngineInfo(self.name, found, (), ())
+
+
+class Unbuilt(NotDriven):
+    """A third-party engine that cannot be built here (engines/thirdparty/*/source.json says why)."""
+
+    def __init__(self, name: str, version: str, reason: str) -> None:
+        self.name, self.latest, self.reason = name, version, reason

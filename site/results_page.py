@@ -1,4 +1,5 @@
-"""The results page: each engine's report (site/results/*.json) as a row, its badge, and the history of runs."""
+"""The results page: each engine's report (site/results/*.json) as a row with its badge, where it comes from,
+the interop view and history (results_views.py), and every failing case, filtered by game, ruleset and clause."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from case_pages import board, case_link, case_page, escaped, rule_link
+from case_pages import board, case_link, case_page, escaped, has_cube, rule_link
 from gammonspec.conformance.harness.cases import suite
-from gammonspec.conformance.tools import engine_report
 from gammonspec.model.rulesets import rulesets
+from results_views import history, interop, origins
 from rule_tables import ruleset_link
 
 RESULTS = Path(__file__).resolve().parent / "results"  # the engines' reports
@@ -93,21 +94,72 @@ def _identified(report: dict[str, Any]) -> str:
     return "<br>".join(out) or "—"
 
 
-def _history(found: list[dict[str, Any]]) -> list[str]:
-    """Each engine's results under every suite version (and engine version) it was reported under."""
-    lines = [
-        "",
-        "## History",
-        "",
-        "Each engine's cases passed of those checked, per suite version it was reported under.",
-    ]
-    lines += ["", "| engine | suite | engine version | date | passed of checked |", "|---|---|---|---|---|"]
-    for r in found:
-        for e in engine_report.history(r):
-            checked = e["passed"] + e["failed"] + e["errored"]
-            passed = "not driven" if e.get("not_driven") else f"{e['passed']} / {checked}"
-            lines.append(f"| {r['engine']['name']} | {e['suite']} | {e['engine_version']} | {e['date']} | {passed} |")
-    return lines
+def _badge_image(report: dict[str, Any], engine: str) -> str:
+    """The badge at its own size (a table cell would shrink it unreadable), linked to its endpoint JSON."""
+    message = _badge_parts(report)[0]
+    width = 78 + 7 * len(message) + 12
+    return (
+        f'[![gammonspec: {message}](badges/{engine}.svg){{ .badge width="{width}" height="20" }}](badges/{engine}.json)'
+    )
+
+
+def _marker(game: str, ruleset: str, rules: list[str]) -> str:
+    """What the filter reads of a listed failure: its game, ruleset and clauses (hidden)."""
+    return f'<span class="rf" hidden data-game="{game}" data-ruleset="{ruleset}" data-rules="{" ".join(rules)}"></span>'
+
+
+FILTER = """<form class="results-filter" onsubmit="return false">
+<label>game <select data-key="game"><option value="">all</option>{games}</select></label>
+<label>ruleset <select data-key="ruleset"><option value="">all</option>{rulesets}</select></label>
+<label>clause <input data-key="rules" type="search" placeholder="e.g. nd.head" size="14"></label>
+<output aria-live="polite"></output>
+</form>
+<script>
+(() => {{
+  const form = document.currentScript.previousElementSibling;
+  const apply = () => {{
+    const want = {{}};
+    for (const el of form.querySelectorAll("[data-key]")) want[el.dataset.key] = el.value.trim();
+    let shown = 0, all = 0;
+    for (const mark of document.querySelectorAll("span.rf")) {{
+      const d = mark.dataset, li = mark.closest("li");
+      const ok = (!want.game || d.game === want.game) && (!want.ruleset || d.ruleset === want.ruleset) &&
+        (!want.rules || d.rules.split(" ").some(r => r.startsWith(want.rules)));  // a clause the case pins
+      li.hidden = !ok; all++; if (ok) shown++;
+    }}
+    for (const block of document.querySelectorAll(".rf-block")) {{
+      block.hidden = !block.querySelector("li:not([hidden]) span.rf");
+      const head = block.previousElementSibling;
+      if (head && /^H[34]$/.test(head.tagName)) head.hidden = block.hidden;
+    }}
+    form.querySelector("output").textContent = `${{shown}} of ${{all}} failures shown`;
+  }};
+  form.addEventListener("input", apply);
+  document.addEventListener("DOMContentLoaded", apply);  // the failures below are parsed after this script
+}})();
+</script>"""
+
+STYLE = """<style>
+.md-typeset img.badge { max-width: none; height: 20px; }
+.results-filter { display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; margin: .6rem 0;
+  position: sticky; top: 2.4rem; background: var(--md-default-bg-color); padding: .3rem 0; z-index: 2; }
+.results-filter select, .results-filter input { font: inherit; color: inherit; background: transparent;
+  border: 1px solid var(--md-default-fg-color--lighter); border-radius: .2rem; padding: .1rem .3rem; }
+.spark line.axis { stroke: var(--md-default-fg-color--lightest); }
+.spark polyline { fill: none; stroke: var(--md-typeset-a-color); stroke-width: 2; }
+.spark circle { fill: var(--md-typeset-a-color); } .spark circle.off { fill: none; stroke: var(--md-default-fg-color); }
+.md-typeset .interop table:not([class]) { font-size: .6rem; }
+.md-typeset .interop table:not([class]) :is(td, th) { padding: .3em .35em; vertical-align: top; }
+.md-typeset .interop th:first-child, .md-typeset .interop td:first-child { position: sticky; left: 0;
+  background: var(--md-default-bg-color); z-index: 1; }
+.iv { display: inline-block; padding: 0 .3em; border-radius: .2em; color: #1a1a1a; }
+.iv.v0 { background: #cfe8f7; } .iv.v1 { background: #fbe3b3; } .iv.v2 { background: #cdeee4; }
+.iv.v3 { background: #f3d3e6; } .iv.v4 { background: #f7f0b6; } .iv.nt { background: transparent; color: inherit; }
+[data-md-color-scheme="slate"] .iv { color: #f2f2f2; }
+[data-md-color-scheme="slate"] .iv.v0 { background: #173a52; } [data-md-color-scheme="slate"] .iv.v1 { background: #553a0c; }
+[data-md-color-scheme="slate"] .iv.v2 { background: #12463a; } [data-md-color-scheme="slate"] .iv.v3 { background: #4e2342; }
+[data-md-color-scheme="slate"] .iv.v4 { background: #45400f; }
+</style>"""
 
 
 def results_page(found: list[dict[str, Any]]) -> str:
@@ -118,6 +170,10 @@ def results_page(found: list[dict[str, Any]]) -> str:
         "# Engine results",
         "",
         "Each engine's JSON report (`gammonspec report`), dated; the suite version each ran is in its history below.",
+        "Third-party engines are run at a pinned commit, their results kept as data beside the recipe that makes",
+        "them again; how each reads the rules the texts disagree on is in the interop view.",
+        "",
+        STYLE,
         "",
     ]
     engines = [r["engine"]["name"] for r in found]
@@ -125,6 +181,7 @@ def results_page(found: list[dict[str, Any]]) -> str:
     lines += ["|---|---|---|---|---|"]
     failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     failed_by: dict[str, set[str]] = {}  # ruleset::case -> the engines failing it
+    results_of: dict[str, dict[str, Any]] = {}  # ruleset::case -> a failing result of it
     counts: dict[str, dict[str, Counter[str]]] = {n: {} for n in names}
     skips: dict[tuple[str, str], list[str]] = {}
     for r in found:
@@ -136,9 +193,12 @@ def results_page(found: list[dict[str, Any]]) -> str:
             if res["status"] in ("failed", "errored"):
                 failing.setdefault(res["rules"][0], []).append((engine, res))  # under its first rule: listed once
                 failed_by.setdefault(f"{res['ruleset']}::{res['id']}", set()).add(engine)
+                results_of[f"{res['ruleset']}::{res['id']}"] = res
+        source = r["engine"].get("source")
+        linked = f"[{engine}]({source['url']})" if source else engine  # a third-party engine: its project
         lines.append(
-            f"| {engine} | {_identified(r)} | [![gammonspec: {_badge_parts(r)[0]}](badges/{engine}.svg)]"
-            f"(badges/{engine}.json) | {r['engine'].get('version', '')} | {r.get('date', '')} |"
+            f"| {linked} | {_identified(r)} | {_badge_image(r, engine)} | {r['engine'].get('version', '')} |"
+            f" {r.get('date', '')} |"
         )
     lines += ["", "Cases passed (✓), failed (✗) and skipped under each ruleset (*not declared*: the engine does not"]
     lines += ["implement that ruleset):", ""]
@@ -149,24 +209,26 @@ def results_page(found: list[dict[str, Any]]) -> str:
         ]
         lines.append(f"| {engine} | " + " | ".join(cells) + " |")
     lines += ["", "</div>"]
-    lines += _history(found)
-    unique: dict[str, list[str]] = {}
+    lines += origins(found) + interop(found) + history(found)
+    games = sorted({rs.game for rs in rulesets().values()})
+    lines += ["", "## Failing cases", "", "Show only the failures of a game, a ruleset or a clause (an ID or its start):"]
+    lines += ["", FILTER.format(games="".join(f"<option>{g}</option>" for g in games),
+                                rulesets="".join(f"<option>{n}</option>" for n in names))]
+    unique: dict[str, list[dict[str, Any]]] = {}
     for key, who in sorted(failed_by.items()):
         if len(who) == 1:
-            unique.setdefault(next(iter(who)), []).append(key)
-    lines += ["", "## Failures unique to one engine", ""]
+            unique.setdefault(next(iter(who)), []).append(results_of[key])
+    lines += ["", "### Failures unique to one engine", ""]
     lines += ["Cases only one engine fails: its own bugs or readings, not the suite's.", ""]
-    for engine, keys in sorted(unique.items()):
-        lines.append(
-            f"- **{engine}** ({len(keys)}): "
-            + ", ".join(f"`{k}`" for k in keys[:12])
-            + (" …" if len(keys) > 12 else "")
-        )
+    for engine, items in sorted(unique.items()):
+        lines += [f'<details class="rf-block" markdown><summary>{engine} ({len(items)})</summary>', ""]
+        lines += [_failure_item(res, by_id) for res in items]
+        lines += ["", "</details>", ""]
     if not unique:
         lines.append("None.")
     lines += [
         "",
-        "## Failures by engine",
+        "### Failures by engine",
         "",
         "Each engine's failing cases, by ruleset (a ✗ count above links here).",
         "",
@@ -177,27 +239,37 @@ def results_page(found: list[dict[str, Any]]) -> str:
             by_engine.setdefault(engine, []).append(res)
     for engine in engines:
         if engine in by_engine:
-            lines += [f"### {engine} {{#{_anchor(engine)}}}", ""]
+            lines += [f"#### {engine} {{#{_anchor(engine)}}}", "", '<div class="rf-block" markdown>', ""]
             for res in sorted(by_engine[engine], key=lambda res: (res["ruleset"], res["id"])):
                 case = by_id.get(res["id"])
                 where = case_link(case) if case else case_page(res["game"])
                 lines.append(
-                    f"- `{res['ruleset']}`: [{escaped(res.get('title', res['id']))}]({where}) ({rule_link(res['rules'][0])})"
+                    f"- {_marker(res['game'], res['ruleset'], res['rules'])}`{res['ruleset']}`: "
+                    f"[{escaped(res.get('title', res['id']))}]({where}) ({rule_link(res['rules'][0])})"
                 )
-            lines.append("")
+            lines += ["", "</div>", ""]
     if not by_engine:
         lines.append("None.")
-    lines += ["", "## Failures by rule", "", "Each failing case under the first rule it names.", ""]
+    lines += ["", "### Failures by rule", "", "Each failing case under the first rule it names.", ""]
     if not failing:
         lines.append("No engine fails a case.")
     for rule, items in sorted(failing.items()):
-        lines += [f"### {rule_link(rule)}", ""]
+        lines += [f"#### {rule_link(rule)}", "", '<div class="rf-block" markdown>', ""]
         for engine, res in items:
             case = by_id.get(res["id"])
             where = case_link(case) if case else case_page(res["game"])
             lines.append(
-                f"- {engine}, `{res['ruleset']}`: [{escaped(res.get('title', res['id']))}]({where}) {escaped(res['message'][:200])}"
+                f"- {_marker(res['game'], res['ruleset'], res['rules'])}{engine}, `{res['ruleset']}`: "
+                f"[{escaped(res.get('title', res['id']))}]({where}) {escaped(res['message'][:200])}"
             )
-            if case:
-                lines += ["", f"    {board(case.state, case.title, 190)}", ""]
+            if case:  # the cube only where the case's game has one
+                lines += ["", f"    {board(case.state, case.title, 190, has_cube(case))}", ""]
+        lines += ["", "</div>", ""]
     return "\n".join(lines) + "\n"
+
+
+def _failure_item(res: dict[str, Any], by_id: dict[str, Any]) -> str:
+    """A failing case listed with its filter marker, linked to its page: `ruleset::case`."""
+    case = by_id.get(res["id"])
+    where = case_link(case) if case else case_page(res["game"])
+    return f"- {_marker(res['game'], res['ruleset'], res['rules'])}[`{res['ruleset']}::{res['id']}`]({where})"

@@ -70,3 +70,46 @@ def test_matrix_at_400px_says_it_scrolls(browser: object, server: str) -> None: 
     assert page.evaluate(SCROLL)["scroll"] > 0
     assert page.locator(".matrix-cue").first.is_visible()
     page.close()
+
+
+FILTERED = """() => [...document.querySelectorAll('span.rf')].map(s => ({
+  game: s.dataset.game, ruleset: s.dataset.ruleset, rules: s.dataset.rules.split(' '),
+  shown: !s.closest('li').hidden}))"""
+
+
+def test_results_filter_by_game_ruleset_and_clause(browser: object, server: str) -> None:  # noqa: F811
+    page, errors = _open(browser, f"{server}/results/")
+    everything = page.evaluate(FILTERED)
+    assert everything and all(m["shown"] for m in everything)
+    form = page.locator("form.results-filter")
+    assert form.locator("output").inner_text() == f"{len(everything)} of {len(everything)} failures shown"
+    form.locator('select[data-key="game"]').select_option("narde")
+    narde = [m for m in page.evaluate(FILTERED) if m["shown"]]
+    assert narde and all(m["game"] == "narde" for m in narde)
+    assert len(narde) == sum(m["game"] == "narde" for m in everything) < len(everything)
+    form.locator('input[data-key="rules"]').fill("nd.head")
+    head = [m for m in page.evaluate(FILTERED) if m["shown"]]
+    assert head and all(any(r.startswith("nd.head") for r in m["rules"]) for m in head) and len(head) < len(narde)
+    form.locator('select[data-key="game"]').select_option("")
+    form.locator('input[data-key="rules"]').fill("")
+    form.locator('select[data-key="ruleset"]').select_option("gul-bara")
+    gul = [m for m in page.evaluate(FILTERED) if m["shown"]]
+    assert gul and all(m["ruleset"] == "gul-bara" for m in gul)
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1280, 400])
+def test_results_badges_keep_their_size_and_the_page_is_drawn(browser: object, server: str, width: int, scheme: str) -> None:  # noqa: F811
+    page, errors = _open(browser, f"{server}/results/", width=width, scheme=scheme)
+    badges = page.evaluate(
+        "() => [...document.querySelectorAll('img.badge')].map(i => ({w: i.getBoundingClientRect().width,"
+        " h: i.getBoundingClientRect().height, want: +i.getAttribute('width')}))"
+    )
+    assert badges and all(b["h"] >= 19.5 and b["w"] >= b["want"] - 0.5 for b in badges), badges
+    for anchor in ("where-each-engine-comes-from", "interop-how-the-engines-read-each-rule", "history"):
+        page.locator(f"#{anchor}").scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENS / f"results-{anchor.split('-')[0]}-{width}-{scheme}.png"))
+    assert errors == []
+    page.close()

@@ -8,6 +8,10 @@ with the engine's name and version, what `identify` finds for each game it decla
 Each file also keeps the engine's `history`: one entry of counts per suite version and engine version it was
 reported under, carried over from the file it replaces, so the results page shows how an engine fared as the
 suite grew (a rerun under the same two versions replaces that entry).
+
+A third-party engine driven from a checkout (engines/thirdparty/) is reported with its origin under
+`engine.source` (`source`, read from its source.json): repository, link, pinned commit and licence, and the
+reason it is not driven when it cannot be built here.
 """
 
 from __future__ import annotations
@@ -47,6 +51,29 @@ def build(engine: Engine, cases: tuple[Case, ...], adapter: str) -> dict[str, An
         if o.status in ("failed", "errored")
     ]
     return data
+
+
+SOURCE_FIELDS = ("name", "repository", "url", "commit", "licence", "recipe")
+
+
+def source(path: Path) -> dict[str, str]:
+    """An engine's origin from its source.json: the fields above, all text, the commit 40 hex digits, and
+    `not_driven` (why it cannot be had or built here; then the commit may be missing) when present.  ValueError names the file and what is wrong."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot be read as JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    unbuilt = "not_driven" in data  # one that cannot be had or built here may have no commit to pin
+    for field in (*SOURCE_FIELDS, *(["not_driven"] if unbuilt else [])):
+        if field == "commit" and unbuilt and field not in data:
+            continue
+        if not isinstance(data.get(field), str) or not data[field].strip():
+            raise ValueError(f"{path}: field {field!r}: missing or not a non-empty string")
+    if "commit" in data and not re.fullmatch(r"[0-9a-f]{40}", data["commit"]):
+        raise ValueError(f"{path}: field 'commit': not a commit's 40 hex digits: {data['commit']!r}")
+    return {k: v for k, v in data.items() if k in (*SOURCE_FIELDS, "not_driven")}
 
 
 def _not_driven(engine: Engine, info: EngineInfo, adapter: str, reason: str) -> dict[str, Any]:
