@@ -41,11 +41,12 @@ PASSED: Answer = ("passed",)
 
 
 def answer(outcome: Outcome) -> Answer:
-    """What an outcome says of the answer: passed, or the step and the plays or result it got wrong."""
+    """What an outcome says of the answer: passed, or the step and the answer it got wrong, as it compares (the
+    set of positions, not the order the engine listed them in: runner.Outcome.got)."""
     if outcome.status == "passed":
         return PASSED
     if outcome.status == "failed":
-        return (outcome.step, outcome.message, tuple(sorted(outcome.missing)), tuple(sorted(outcome.extra)))
+        return (outcome.step, outcome.got)
     return None
 
 
