@@ -60,3 +60,9 @@ def clauses() -> dict[str, Clause]:
     return result
 
 
+
+
+def game_clauses(game: str) -> tuple[str, ...]:
+    """The rule IDs of one game's clauses, in the order of its page (spec/<game>.md): the only IDs a finding about
+    an engine of that game may cite."""
+    return tuple(c.id for c in clauses().values() if c.path.stem == game)

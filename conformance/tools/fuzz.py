@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gammonspec.conformance.harness.runner import Target
-from gammonspec.conformance.tools import fuzz_evidence, fuzz_queries, generators, reachability, shrink
+from gammonspec.conformance.tools import fuzz_evidence, fuzz_queries, fuzz_rules, generators, reachability, shrink
 from gammonspec.conformance.tools.fuzz_evidence import Reading, Seen
 from gammonspec.conformance.tools.fuzz_queries import Asked, Question
 from gammonspec.conformance.tools.mutants import LOCK
@@ -230,10 +230,15 @@ class Failure:
         return [r for r in self.readings if not r.refuted]
 
     @property
+    def rules(self) -> list[str]:
+        """The rule IDs of the engine's own game it is about (fuzz_rules)."""
+        return fuzz_rules.rule_ids(self.state.game, self.aspect, self.sound, self.features)
+
+    @property
     def title(self) -> str:
-        what = WHAT[self.aspect]
-        flipped = [r.name for r in self.sound if not r.rule]
-        broken = [r.words for r in self.sound if r.rule]
+        what = f"{WHAT[self.aspect]} ({', '.join(self.rules)})"
+        flipped = [r.name for r in self.sound if not r.mutant]
+        broken = [r.words for r in self.sound if r.mutant]
         said = [f"as if {' or '.join(flipped)}"] if flipped else []
         said += [f"as if {' or '.join(broken[:3])}{' (or more)' * (len(broken) > 3)}"] if broken else []
         if said:

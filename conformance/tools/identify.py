@@ -11,11 +11,11 @@ the model playing it gives the engine's very answer.
 
 The closest profile is searched jointly over the pinned switches and options, greedily with backtracking: from
 the declared values, the one change (or, when none helps, the pair of changes) that fits the most more answers,
-while one does; then every change the fit does not need is undone. A reading is refuted by a case the engine
-passes that the reading would fail, and doubted by a case pinning it that fails under it too, unless a named
-rule mutant of conformance/tools/mutants.py (the reference engine with one rule function broken, playing the
-reading) gives the engine's answer there: another deviation, not evidence against. A reading stands when no
-pass refutes it and its support (the failures it explains) is more than DOUBT times its doubts; else it is
+while one does; then every change the fit does not need is undone. A reading is contradicted by a case the engine
+passes that the reading would fail, and by a case pinning it that fails under it too, unless a named rule mutant
+of conformance/tools/mutants.py (the reference engine with one rule function broken, playing the reading) gives
+the engine's answer there: another deviation, not evidence against. A reading stands while its support (the
+failures it explains) outweighs what contradicts it (weighing.stands, as fuzz weighs its states); else it is
 held at the declared value and the search runs again. Failures no reading fits are bugs, named by the fewest
 rule mutants that give the engine's very answers (the rule the engine breaks), the rest grouped by clause.
 """
@@ -31,6 +31,7 @@ from typing import Any
 from gammonspec.conformance.harness.cases import Case
 from gammonspec.conformance.harness.runner import Outcome, PlayingAs, Target, run_one, skip_reason
 from gammonspec.conformance.tools.mutants import RULE_MUTANTS, Mutant
+from gammonspec.conformance.tools.weighing import stands
 from gammonspec.model.interface import Engine
 from gammonspec.model.profiles import Profile, closest_ruleset, make
 from gammonspec.model.rulesets import accepted, registry, rulesets
@@ -157,20 +158,17 @@ def _refuting(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> lis
     ]
 
 
-DOUBT = 3  # a reading stands while its support is more than this many times its unexplained counter-evidence
-
-
 def _stands(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> bool:
-    """Whether the reading `values[key]` stands: no pass refutes it, and of the cases pinning `key` (their other
-    pins holding) that fail under it too, those no rule mutant explains are few beside the failures it explains."""
-    if _refuting(evidence, values, key):
-        return False
+    """Whether the reading `values[key]` stands (weighing.stands): the failures it explains, against the passes
+    that refute it and the cases pinning `key` (their other pins holding) that fail under it too and that no rule
+    mutant explains (its doubts)."""
     rows = [e for e in evidence if key in e.keys and all(e.holds(k, values) for k in e.keys if k != key)]
     support = sum(e.seen != PASSED and e.fits(values) for e in rows)
     doubt = sum(
-        not e.fits(values) and not any(e.fits_broken(values, m) for m in RULE_MUTANTS) for e in rows
+        e.seen != PASSED and not e.fits(values) and not any(e.fits_broken(values, m) for m in RULE_MUTANTS)
+        for e in rows
     )
-    return support > DOUBT * doubt
+    return stands(support, len(_refuting(evidence, values, key)), doubt)
 
 
 PAIRED = 8  # the least costly single changes tried two at a time when no single change fits more answers
@@ -217,11 +215,12 @@ def _label(key: Key, value: Any) -> str:
 def _broken(evidence: list[Evidence], failures: list[Evidence], values: dict[Key, Any]) -> dict[str, list[Outcome]]:
     """Mutant name -> the failures an engine playing `values` with that mutant's rule broken answers so: the
     fewest mutants that explain the most failures (a greedy cover, the mutant explaining most taken first). A
-    mutant that would fail a case the engine passes is refuted there and explains nothing."""
+    mutant that would fail cases the engine passes is weighed as a reading is (weighing.stands): refuted, it
+    explains nothing."""
     hits = {m.name: [e.outcome for e in failures if e.fits_broken(values, m)] for m in RULE_MUTANTS}
     passes = [e for e in evidence if e.seen == PASSED]
     for m in RULE_MUTANTS:
-        if hits[m.name] and not all(e.fits_broken(values, m) for e in passes):
+        if hits[m.name] and not stands(len(hits[m.name]), sum(not e.fits_broken(values, m) for e in passes)):
             hits[m.name] = []
     found: dict[str, list[Outcome]] = {}
     left = {id(e.outcome) for e in failures}

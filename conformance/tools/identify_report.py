@@ -109,8 +109,8 @@ def _bugs(result: Identified, outcomes: dict[str, Outcome], verbose: bool) -> li
         m = MUTANTS[name]
         rules = ", ".join(sorted(_by_rule(ids, outcomes)))
         lines += _wrapped(
-            f"  plays as if {m.rule} were '{name.replace('-', ' ')}': {len(ids)} case(s) of {rules} answer as the"
-            f" rule mutant {name} (of {m.target}) does",
+            f"  plays as if {m.rule_in(result.game) or 'its rule'} were '{name.replace('-', ' ')}': {len(ids)} case(s)"
+            f" of {rules} answer as the rule mutant {name} (of {m.target}) does",
             "  ",
         )
         head = "    cases: "
@@ -172,7 +172,7 @@ def to_json(result: Identified) -> dict[str, Any]:
         "unexplained": result.unexplained,
         "bugs": [
             *(
-                {"mutant": name, "rule": MUTANTS[name].rule, "breaks": MUTANTS[name].target, "cases": ids}
+                {"mutant": name, "rule": MUTANTS[name].rule_in(result.game), "breaks": MUTANTS[name].target, "cases": ids}
                 for name, ids in result.broken.items()
             ),
             *({"rule": rule, "cases": ids} for rule, ids in by_clause(result, outcomes).items()),

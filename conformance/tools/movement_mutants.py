@@ -132,7 +132,14 @@ def _either_die(original: Any) -> Any:
 
 
 MOVEMENT_MUTANTS: tuple[Mutant, ...] = (
-    mutant("double-two-moves", "bg.move.doubles", r, "numbers_to_play", lambda o: lambda dice: tuple(dice)),
+    mutant(
+        "double-two-moves",
+        "bg.move.doubles",
+        r,
+        "numbers_to_play",
+        lambda o: lambda dice: tuple(dice),
+        also=("cn.doubles.chain",),
+    ),
     mutant("blot-never-holds", "nd.point.no-hitting", r, "point_closed", lambda o: lambda n, m: n >= 2),
     mutant("blot-closes-point", "bg.move.closed-point", r, "point_closed", lambda o: lambda n, m: n >= 1),
     mutant("no-hitting", "bg.hit.blot", r, "hits_blot", const(False)),
@@ -174,5 +181,12 @@ MOVEMENT_MUTANTS: tuple[Mutant, ...] = (
     mutant("six-block-edge-counts-ahead", "nd.block.six", r, "six_block_trap", _block_edge_ahead),
     mutant("six-block-checked-at-end-only", "cn.block.six", r.Movement, "of", _block_after_only),
     mutant("either-die-when-one-playable", "bg.move.higher-die", r, "keep_maximal", _either_die),
-    mutant("stuck-order-is-a-play", "nd.move.full-move", movegen, "legal_positions", _stuck_order),
+    mutant(
+        "stuck-order-is-a-play",
+        "nd.move.full-move",
+        movegen,
+        "legal_positions",
+        _stuck_order,
+        also=("bg.move.both-numbers", "cn.move.both-numbers"),
+    ),
 )
