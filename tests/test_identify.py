@@ -95,7 +95,8 @@ def test_cli_bug_exits_1_and_skips_are_not_evidence(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "160")
     assert cli.main(["identify", "--engine", "fake_engines:DropOne", "--game", "backgammon"]) == 1
     out = capsys.readouterr().out
-    assert "unexplained failures (bugs): 50," in out and "  bg.setup.start: 8 case(s), no rule mutant" in out
+    assert "unexplained failures (bugs): 50," in out and "  the engine misses legal plays: 22 case(s) of " in out
+    assert "  the engine does not enter from the bar where a point is open: 7 case(s) of bg.bar.enter, " in out
     assert "    e.g. bg-opening-65-run-or-split (" in out and "missing: 24/13" in out  # a representative board
 
 
@@ -110,7 +111,7 @@ def test_two_readings_and_a_broken_rule_are_all_named():
     assert set(found.against["bear-off=exact-only"]) <= set(found.unexplained)
     data = to_json(found)
     (bug,) = data["bugs"]
-    assert bug["mutant"] == "six-block-edge-counts-ahead" and bug["rule"] == "nd.block.six"
+    assert bug["mutant"] == "six-block-edge-counts-ahead" and bug["rule"] == "nd.block.six" and not found.behaviours
     assert all(data["rules"][i][0].startswith("nd.block") for i in bug["cases"])
 
 
@@ -211,3 +212,17 @@ def test_the_bridge_lists_one_set_in_different_orders():
         )
         lists.append([json.dumps(p, sort_keys=True) for p in json.loads(done.stdout.splitlines()[1])["positions"]])
     assert lists[0] != lists[1] and sorted(lists[0]) == sorted(lists[1]) and len(lists[0]) > 10
+
+
+# One misreading, one bug group: a bug no rule mutant names is grouped by what its plays do, across clauses.
+def test_the_bugs_no_mutant_names_are_grouped_by_what_they_do():
+    from gammonspec.conformance.tools.identify import does
+
+    found = identify(fe.DropOne(), suite(), rulesets()["backgammon"])
+    outcomes = {o.case.id: o for o in found.outcomes}
+    assert sorted(i for ids in found.behaviours.values() for i in ids) == sorted(found.unexplained)
+    entering = found.behaviours["does not enter from the bar where a point is open"]
+    assert {r for i in entering for r in outcomes[i].case.rule_ids} >= {"bg.bar.enter", "bg.bar.enter-first"}
+    assert all(does(outcomes[i]) == "does not enter from the bar where a point is open" for i in entering)
+    bugs = [b for b in to_json(found)["bugs"] if "does" in b]
+    assert len(bugs) == len(found.behaviours) and all(b["rules"] and b["cases"] for b in bugs)

@@ -17,7 +17,8 @@ of conformance/tools/mutants.py (the reference engine with one rule function bro
 the engine's answer there: another deviation, not evidence against. A reading stands while its support (the
 failures it explains) outweighs what contradicts it (weighing.stands, as fuzz weighs its states); else it is
 held at the declared value and the search runs again. Failures no reading fits are bugs, named by the fewest
-rule mutants that give the engine's very answers (the rule the engine breaks), the rest grouped by clause.
+rule mutants that give the engine's very answers (the rule the engine breaks), the rest grouped by what they do
+(the plays they miss or give wrongly: conformance/tools/behaviour.py), across clauses.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from typing import Any
 
 from gammonspec.conformance.harness.cases import Case
 from gammonspec.conformance.harness.runner import Outcome, PlayingAs, Target, run_one, skip_reason
+from gammonspec.conformance.tools import behaviour
 from gammonspec.conformance.tools.mutants import RULE_MUTANTS, Mutant
 from gammonspec.conformance.tools.weighing import stands
 from gammonspec.model.interface import Engine
 from gammonspec.model.profiles import Profile, closest_ruleset, make
 from gammonspec.model.rulesets import accepted, registry, rulesets
+from gammonspec.model.state import Layout
 
 Key = str | tuple[str, Any]  # a switch, or (option, value): whether the engine plays that option value as asked
 Answer = tuple[Any, ...] | None  # an outcome's verdict with the engine's answer in it; None when it errored
@@ -234,6 +237,45 @@ def _broken(evidence: list[Evidence], failures: list[Evidence], values: dict[Key
     return found
 
 
+ANSWERS = {  # a wrong answer to a query other than legal-plays, in words
+    "next-segment": "says otherwise what follows a segment",
+    "game-result": "scores a finished game otherwise",
+    "opening": "opens a game otherwise",
+    "may-double": "answers otherwise whether the side on roll may double",
+    "cube-action": "answers a double otherwise",
+    "match-after-game": "keeps the match's score otherwise",
+}
+
+
+def does(outcome: Outcome) -> str:
+    """What a failure does, in one line an author can act on (behaviour.says): for plays, what the plays it misses
+    and those it gives wrongly do; else which answer is wrong."""
+    query, given = outcome.got
+    step = outcome.case.steps[outcome.step]
+    if query != "legal-plays" or outcome.target is None:
+        return ANSWERS.get(query, f"answers {query} otherwise")
+    state = step.state
+    got = {key: Layout.from_key(state.game, key) for key in given}
+    expected = {lay.key(): lay for lay in step.expected["plays"].values()}
+    if not expected:  # only some plays stated: those it must give, and (not among the others) those it must not
+        forbidden = {lay.key() for lay in step.expected["excludes"].values()}
+        expected = {k: lay for k, lay in got.items() if k not in forbidden}
+        expected |= {lay.key(): lay for lay in step.expected["includes"].values()}
+    rules = outcome.target.rules(outcome.case.options)
+    said = behaviour.says(behaviour.shape(state.layout, state.turn, rules, expected.values(), got.values()))
+    return said or "gives another number of plays than the case counts"
+
+
+def _behaviours(bugs: list[Evidence], broken: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The bugs no rule mutant explains, by what they do (`does`), across clauses, the largest group first."""
+    named = {i for ids in broken.values() for i in ids}
+    groups: dict[str, list[str]] = {}
+    for e in bugs:
+        if e.outcome.case.id not in named:
+            groups.setdefault(does(e.outcome), []).append(e.outcome.case.id)
+    return dict(sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])))
+
+
 @dataclass(frozen=True)
 class Identified:
     engine: str
@@ -250,6 +292,7 @@ class Identified:
     against: dict[str, list[str]]  # "switch=value" -> case ids pinning it that fail for another reason
     unexplained: list[str]  # failed case ids no assignment explains: bugs
     broken: dict[str, list[str]]  # mutant name -> the bugs an engine with that rule broken answers so
+    behaviours: dict[str, list[str]]  # what the rest do, in one line (does) -> their case ids
     errored: list[str]
     own_cases: frozenset[str]  # the cases that apply to the rules asked under (a normal run's cases)
 
@@ -356,6 +399,7 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target, model: Model
         against={label: ids for label, ids in against.items() if label in explained},
         unexplained=[e.outcome.case.id for e in bugs],
         broken=broken,
+        behaviours=_behaviours(bugs, broken),
         errored=[o.case.id for o in outcomes if o.status == "errored"],
         own_cases=frozenset(o.case.id for o in outcomes if target.admits(o.case.requires, o.case.options)),
     )
