@@ -248,8 +248,8 @@ ANSWERS = {  # a wrong answer to a query other than legal-plays, in words
 
 
 def does(outcome: Outcome) -> str:
-    """What a failure does, in one line an author can act on (behaviour.says): for plays, what the plays it misses
-    and those it gives wrongly do; else which answer is wrong."""
+    """What a failure does, in one line an author can act on (behaviour.says): for plays, the leading feature of
+    the plays it misses and those it gives wrongly (behaviour.leading); else which answer is wrong."""
     query, given = outcome.got
     step = outcome.case.steps[outcome.step]
     if query != "legal-plays" or outcome.target is None:
@@ -262,7 +262,8 @@ def does(outcome: Outcome) -> str:
         expected = {k: lay for k, lay in got.items() if k not in forbidden}
         expected |= {lay.key(): lay for lay in step.expected["includes"].values()}
     rules = outcome.target.rules(outcome.case.options)
-    said = behaviour.says(behaviour.shape(state.layout, state.turn, rules, expected.values(), got.values()))
+    shape = behaviour.shape(state.layout, state.turn, rules, expected.values(), got.values())
+    said = behaviour.says(behaviour.leading(shape))
     return said or "gives another number of plays than the case counts"
 
 
