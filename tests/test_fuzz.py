@@ -54,6 +54,7 @@ def test_fuzz_finds_and_shrinks_each_rule_class(rule_class: str, tmp_path) -> No
     assert failure.aspect == aspect
     held = {side: points_held(failure.state.layout, side) for side in ("white", "black")}
     assert max(held.values()) <= most, f"shrunk only to {held} points held:\n{fuzz_report.failure_text(1, failure)}"
+    assert reachability.problem(failure.state, target.rules()) == ""  # reachable, each side's rolls counted
     # the draft reproduces it: the mutant fails it and the reference engine passes it
     path = fuzz_report.write_draft(tmp_path, failure, target, 1, "mutant", 1)
     (case,) = load([path]).strict()
