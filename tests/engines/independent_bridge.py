@@ -26,17 +26,6 @@ from gammonspec.model.state import Layout, State  # noqa: E402
 RULESETS = ["narde-guide", "narde-variant", "crazy-narde", "gul-bara"]
 
 
-def position(layout: Layout) -> dict:
-    """A layout as the protocol's answer writes it."""
-    return layout.to_wire()
-
-
-def from_key(game: str, key: str) -> Layout:
-    parts = dict(part.split(":") for part in key.split("|"))
-    nums = {k: tuple(int(n) for n in v.split(",")) for k, v in parts.items()}
-    return Layout(game, nums["w"], nums["b"], nums["bar"], nums["off"])
-
-
 def planted(rules: dict, changes: dict[str, str]) -> Rules:
     read = Rules.from_wire(rules)
     return Rules(read.ruleset, read.game, {**read.switches, **changes}, read.options, read.profile)
@@ -58,7 +47,7 @@ def reply(request: dict, changes: dict[str, str], rng: random.Random) -> dict:
     if kind == "legal-plays":
         keys = sorted(independent_crazy.segment_results(*args, passed))
         rng.shuffle(keys)
-        return {"type": "plays", "id": rid, "positions": [position(from_key(state.game, k)) for k in keys]}
+        return {"type": "plays", "id": rid, "positions": [Layout.from_key(state.game, k).to_wire() for k in keys]}
     if kind == "next-segment":
         follow = independent_crazy.as_segment(independent_crazy.next_segment(*args, owner, passed))
         return {"type": "next-segment", "id": rid, "next": None if follow is None else follow.to_wire()}
