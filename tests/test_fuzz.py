@@ -235,3 +235,18 @@ def test_the_start_after_a_roll_and_a_double_as_the_lead_dice_are_refused() -> N
         # narde-guide's first roll plays the opening's lead dice, never a double; narde-variant's winner rolls anew
         assert ("never a double" in said) == (name == "narde-guide") and (said == "") == (name == "narde-variant")
         assert generators.problem(replace(first, dice=(6, 5)), rules) == ""
+
+
+def test_fuzz_reads_an_independent_engine_in_shuffled_order(tmp_path, capsys) -> None:
+    """The independent Narde enumerator with no head rule behind the protocol, its plays in shuffled order: one
+    failure, read as head-rule=none and never refuted, cited by Narde's head clauses alone."""
+    bridge = ENGINES / "independent_bridge.py"
+    command = f"{shlex.quote(sys.executable)} {bridge} head-rule=none --seed 4"
+    report = tmp_path / "fuzz.json"
+    argv = ["fuzz", "-q", "--engine-cmd", command, "--ruleset", "narde-guide", "--count", "80", "--seed", "3"]
+    assert cli.main([*argv, "--out", str(tmp_path / "drafts"), "--json", str(report)]) == 1
+    (failure,) = json.loads(report.read_text())["failures"]
+    reading = next(r for r in failure["readings"] if r["reading"] == "head-rule=none")
+    assert reading["supports"] == failure["states"] > 5 and reading["refutes"] == 0 and not reading["refuted"]
+    assert failure["title"].startswith("legal plays (nd.head.one-per-turn") and "head-rule=none" in failure["title"]
+    assert all(r.startswith("nd.") for r in [*failure["rules"], *failure["attributed"]])
