@@ -69,3 +69,9 @@ def switch_clauses(switch: str, value: str, game: str) -> list[str]:
 def option_clauses(option: str, game: str) -> list[str]:
     """The clauses of `game`'s spec page named for an option (bg.option.beavers, nd.score.coke-value)."""
     return [rule for rule, c in clauses().items() if c.path.stem == game and rule.rsplit(".", 1)[-1] == option]
+
+
+def game_clauses(game: str) -> tuple[str, ...]:
+    """The rule IDs of one game's clauses, in the order of its page (spec/<game>.md): the only IDs a finding about
+    an engine of that game may cite."""
+    return tuple(c.id for c in clauses().values() if c.path.stem == game)

@@ -60,6 +60,13 @@ class Layout(NamedTuple):
             + f"|bar:{self.bar[0]},{self.bar[1]}|off:{self.off[0]},{self.off[1]}"
         )
 
+    @classmethod
+    def from_key(cls, game: str, key: str) -> Layout:
+        """The layout whose canonical key is `key` (the inverse of `key`; not validated)."""
+        parts = dict(part.split(":") for part in key.split("|"))
+        white, black, bar, off = (tuple(int(n) for n in parts[k].split(",")) for k in ("w", "b", "bar", "off"))
+        return cls(game, white, black, (bar[0], bar[1]), (off[0], off[1]))
+
     def to_wire(self) -> dict[str, Any]:
         return {
             "white": list(self.white),

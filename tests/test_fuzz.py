@@ -17,10 +17,10 @@ from conftest import ENGINES
 from gammonspec.conformance import cli
 from gammonspec.conformance.harness.cases import load, read_file
 from gammonspec.conformance.harness.runner import run_one
-from gammonspec.conformance.tools import fuzz, fuzz_queries, fuzz_report, generators
+from gammonspec.conformance.tools import fuzz, fuzz_queries, fuzz_report, generators, reachability
 from gammonspec.model.interface import EngineInfo
 from gammonspec.model.rulesets import rulesets
-from gammonspec.model.state import Layout, State, TurnContext
+from gammonspec.model.state import Layout, State, TurnContext, start_layout
 from gammonspec.reference import ReferenceEngine
 from mutant_engine import MutantEngine
 
@@ -54,6 +54,7 @@ def test_fuzz_finds_and_shrinks_each_rule_class(rule_class: str, tmp_path) -> No
     assert failure.aspect == aspect
     held = {side: points_held(failure.state.layout, side) for side in ("white", "black")}
     assert max(held.values()) <= most, f"shrunk only to {held} points held:\n{fuzz_report.failure_text(1, failure)}"
+    assert reachability.problem(failure.state, target.rules()) == ""  # reachable, each side's rolls counted
     # the draft reproduces it: the mutant fails it and the reference engine passes it
     path = fuzz_report.write_draft(tmp_path, failure, target, 1, "mutant", 1)
     (case,) = load([path]).strict()
@@ -183,7 +184,9 @@ def test_fuzz_over_the_protocol(tmp_path, capsys) -> None:
     argv = ["fuzz", "-q", "--engine-cmd", command, "--ruleset", "narde-guide", "--count", "5", "--out", str(tmp_path)]
     assert cli.main(argv) == 1
     out = capsys.readouterr().out
-    assert "the engine plays as if head-rule=none" in out and "reference with mutant no-head-limit" in out
+    (title,) = [line for line in out.splitlines() if line.startswith("failure 1: ")]
+    assert "(nd.head.one-per-turn" in title and "head-rule=none" in title.split("the engine plays as if ")[1]
+    assert "reference with mutant no-head-limit" in out
 
 
 class _PlaysAndResults(ReferenceEngine):
@@ -202,3 +205,48 @@ def test_questions_are_asked_of_the_queries_an_engine_offers_only() -> None:
     assert tally.kinds["cube-result"] == 20
     assert not set(tally.kinds) & {"opening", "may-double", "double", "next-game"}
     assert fuzz.fuzz(ReferenceEngine(), [rulesets()["backgammon"]], kinds=("race",), count=10).tallies[0].questions == 0
+
+
+def test_reachability_counts_each_sides_rolls() -> None:
+    """White with 14 off and its last checker on its 1-point moved 359 pips: 15 rolls of its own at 24 pips a roll
+    (6-6 four times), so 30 rolls in all with white on roll (it made every other one), 29 with black on roll; both
+    sides' pips over every roll (359 + black's 50) made it 18."""
+    rules = rulesets()["narde-guide"].rules()
+    white = (1,) + (0,) * 23
+    black = (0,) * 13 + (5,) + (0,) * 9 + (10,)  # 5 on its 14-point (white's 2)
+    layout = Layout("narde", white, black, off=(14, 0))
+    assert reachability.least_rolls(layout, rules, "white") == 30
+    assert reachability.least_rolls(layout, rules, "black") == 29
+    for turn, enough in (("white", 30), ("black", 29)):
+        state = State(layout, turn, (6, 5), TurnContext(False, enough, 0))
+        assert generators.problem(state, rules) == ""
+        for fewer in (18, enough - 1):
+            assert "cannot have moved" in generators.problem(replace(state, context=TurnContext(False, fewer, 0)), rules)
+
+
+def test_the_start_after_a_roll_and_a_double_as_the_lead_dice_are_refused() -> None:
+    start = start_layout("narde")
+    for name in ("narde-guide", "narde-variant"):
+        rules = rulesets()[name].rules()
+        after = State(start, "white", (6, 6), TurnContext(True, 1, 0))
+        assert "moves a checker from the start" in generators.problem(after, rules)
+        first = State(start, "white", (6, 6), TurnContext(True, 0, 0))
+        said = generators.problem(first, rules)
+        # narde-guide's first roll plays the opening's lead dice, never a double; narde-variant's winner rolls anew
+        assert ("never a double" in said) == (name == "narde-guide") and (said == "") == (name == "narde-variant")
+        assert generators.problem(replace(first, dice=(6, 5)), rules) == ""
+
+
+def test_fuzz_reads_an_independent_engine_in_shuffled_order(tmp_path, capsys) -> None:
+    """The independent Narde enumerator with no head rule behind the protocol, its plays in shuffled order: one
+    failure, read as head-rule=none and never refuted, cited by Narde's head clauses alone."""
+    bridge = ENGINES / "independent_bridge.py"
+    command = f"{shlex.quote(sys.executable)} {bridge} head-rule=none --seed 4"
+    report = tmp_path / "fuzz.json"
+    argv = ["fuzz", "-q", "--engine-cmd", command, "--ruleset", "narde-guide", "--count", "80", "--seed", "3"]
+    assert cli.main([*argv, "--out", str(tmp_path / "drafts"), "--json", str(report)]) == 1
+    (failure,) = json.loads(report.read_text())["failures"]
+    reading = next(r for r in failure["readings"] if r["reading"] == "head-rule=none")
+    assert reading["supports"] == failure["states"] > 5 and reading["refutes"] == 0 and not reading["refuted"]
+    assert failure["title"].startswith("legal plays (nd.head.one-per-turn") and "head-rule=none" in failure["title"]
+    assert all(r.startswith("nd.") for r in [*failure["rules"], *failure["attributed"]])

@@ -18,7 +18,9 @@ from gammonspec.conformance.tools.mutants import all_mutants
 from gammonspec.model.rulesets import rulesets
 from mutant_engine import MutantEngine
 
-RULE = {m.name: m.rule for m in all_mutants()}
+MUTANTS = {m.name: m for m in all_mutants()}
+
+PREFIX = {"narde-guide": "nd.", "backgammon": "bg."}  # the only rule IDs a failure of that game cites
 
 # mutant -> the ruleset it is fuzzed under and a budget it is found in (each found at the default --count too:
 # tests/soak and the figures of the campaign notes)
@@ -37,6 +39,7 @@ CAMPAIGNS = {
 @pytest.mark.parametrize("name", CAMPAIGNS)
 def test_fuzz_finds_and_attributes_a_mutant_over_the_protocol(name: str, tmp_path, capsys) -> None:
     ruleset, count = CAMPAIGNS[name]
+    rule = MUTANTS[name].rule_in(rulesets()[ruleset].game)  # as the game's own page names it
     command = f"{shlex.quote(sys.executable)} {ENGINES / 'mutant_engine.py'} {name}"
     out, report = tmp_path / "drafts", tmp_path / "fuzz.json"
     argv = ["fuzz", "-q", "--engine-cmd", command, "--ruleset", ruleset, "--count", str(count), "--seed", "9"]
@@ -45,8 +48,9 @@ def test_fuzz_finds_and_attributes_a_mutant_over_the_protocol(name: str, tmp_pat
     assert "internal error" not in printed.err and "not written" not in printed.err
     data = json.loads(report.read_text())
     assert data["failures"] and all(f["draft"] for f in data["failures"])
-    assert any(RULE[name] in f["attributed"] for f in data["failures"]), [f["title"] for f in data["failures"]]
-    assert f"as if {RULE[name]} were" in printed.out
+    assert any(rule in f["attributed"] for f in data["failures"]), [f["title"] for f in data["failures"]]
+    assert f"as if {rule} were" in printed.out and any(f"({rule}" in f["title"] for f in data["failures"])
+    assert all(r.startswith(PREFIX[ruleset]) for f in data["failures"] for r in [*f["rules"], *f["attributed"]])
     for failure in data["failures"]:  # a title names no refuted reading
         refuted = [r["reading"] for r in failure["readings"] if r["refuted"]]
         assert not any(f"as if {r}" in failure["title"] for r in refuted), failure["title"]
@@ -69,7 +73,7 @@ def test_a_flip_the_campaign_refutes_does_not_title_the_failure() -> None:
     assert "six-block=allowed" not in failure.title
     mutant = readings["six-block-edge-counts-ahead"]
     assert not mutant.refuted and mutant.supports >= failure.states >= 1
-    assert failure.title.startswith("legal plays: the engine plays as if nd.block.six were ")
+    assert failure.title.startswith("legal plays (nd.block.six): the engine plays as if nd.block.six were ")
 
 
 def test_a_flip_that_holds_keeps_its_title() -> None:
@@ -136,3 +140,16 @@ def test_a_double_played_as_two_moves_refutes_exact_only_bear_off() -> None:
     assert len(refuting) == reading.refutes and any(s.state.dice[0] != s.state.dice[1] for s in refuting)
     supporting = [s for s in seen if s.got["plays"] == ask(s.state, flipped) != s.expected["plays"]]
     assert len(supporting) == reading.supports and all(s.state.dice[0] == s.state.dice[1] for s in supporting)
+
+
+def test_one_state_against_many_does_not_refute_a_reading_as_in_identify() -> None:
+    """fuzz weighs a reading as identify does (weighing.stands): long-nardy-engine's 35 states for and one against
+    stand; OneFlipTwoBugs' six-block=allowed in identify, 30 cases for and 6 passes against, does not."""
+    from gammonspec.conformance.tools.fuzz_evidence import Reading
+    from gammonspec.conformance.tools.weighing import stands
+
+    assert not Reading("bear-off=exact-only", supports=35, refutes=1).refuted
+    assert Reading("bear-off=exact-only", supports=30, refutes=6).refuted
+    assert Reading("bear-off=exact-only", supports=0, refutes=1).refuted
+    assert not Reading("bear-off=exact-only").refuted  # no state tested it either way
+    assert stands(35, 1) and not stands(30, 6) and stands(7, 0, 2) and not stands(6, 0, 2)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import deviant_engines as de
 import fake_engines as fe
@@ -91,7 +95,8 @@ def test_cli_bug_exits_1_and_skips_are_not_evidence(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "160")
     assert cli.main(["identify", "--engine", "fake_engines:DropOne", "--game", "backgammon"]) == 1
     out = capsys.readouterr().out
-    assert "unexplained failures (bugs): 50," in out and "  bg.setup.start: 8 case(s), no rule mutant" in out
+    assert "unexplained failures (bugs): 50," in out and "  the engine misses legal plays: 22 case(s) of " in out
+    assert "  the engine does not enter from the bar where a point is open: 10 case(s) of bg.bar.enter, " in out
     assert "    e.g. bg-opening-65-run-or-split (" in out and "missing: 24/13" in out  # a representative board
 
 
@@ -106,7 +111,7 @@ def test_two_readings_and_a_broken_rule_are_all_named():
     assert set(found.against["bear-off=exact-only"]) <= set(found.unexplained)
     data = to_json(found)
     (bug,) = data["bugs"]
-    assert bug["mutant"] == "six-block-edge-counts-ahead" and bug["rule"] == "nd.block.six"
+    assert bug["mutant"] == "six-block-edge-counts-ahead" and bug["rule"] == "nd.block.six" and not found.behaviours
     assert all(data["rules"][i][0].startswith("nd.block") for i in bug["cases"])
 
 
@@ -154,3 +159,70 @@ def test_a_real_narde_engine_with_several_deviations():
     found = identify(NardBackgammon(), suite(), rulesets()["narde-guide"])
     assert found.changes == {"head-rule": "none", "six-block": "allowed"}
     assert "either-die-when-one-playable" in found.broken
+
+
+# The control of issue 46: a protocol process in front of the independent Narde enumerator (not the reference
+# engine) with planted rule changes, listing its plays in shuffled order. The positions are a set: whatever the
+# order, identify names exactly the planted readings, and nothing is left unexplained.
+BRIDGE = Path(__file__).resolve().parent / "engines" / "independent_bridge.py"
+
+
+@pytest.mark.parametrize(("planted", "seed"), [(("head-rule=none",), 3), (("head-rule=none", "six-block=allowed"), 5)])
+def test_an_independent_engine_with_planted_changes_is_named_exactly(planted, seed, tmp_path):
+    engine = shlex.join([sys.executable, str(BRIDGE), *planted, "--seed", str(seed)])
+    out = tmp_path / "i.json"
+    assert cli.main(["identify", "--engine-cmd", engine, "--game", "narde", "--json", str(out)]) == 0
+    (data,) = json.loads(out.read_text())
+    assert data["changes"] == dict(p.split("=") for p in planted)
+    assert data["closest_profile"] == " + ".join(["narde-guide", *planted])
+    assert data["unexplained"] == [] and data["bugs"] == [] and data["against"] == {}
+    assert data["summary"]["failed"] > 20 and "errored" not in data["summary"]  # the readings had work to do
+
+
+def test_the_bridge_lists_one_set_in_different_orders():
+    hello = {"type": "hello", "protocol": "1.1", "suite": "0"}
+    white = [0] * 24
+    white[23], white[19], white[17], white[14], white[12], white[8] = 10, 1, 1, 1, 1, 1  # 10 on the head, 5 out
+    start = {
+        "white": white,
+        "black": [0] * 23 + [15],
+        "bar": {"white": 0, "black": 0},
+        "off": {"white": 0, "black": 0},
+    }
+    state = {
+        "game": "narde",
+        "turn": "white",
+        "dice": [6, 5],
+        "position": start,
+        "context": {"first_turn": False, "rolls_in_game": 3, "head_moves": 0},
+        "cube": {"value": 1, "owner": None},
+        "match": {"length": 0, "score": {"white": 0, "black": 0}, "crawford": False},
+        "segment": None,
+    }
+    ask = {"type": "legal-plays", "id": "1", "rules": rulesets()["narde-guide"].rules().to_wire(), "state": state}
+    lists = []
+    for seed in ("1", "2"):
+        lines = "".join(json.dumps(m) + "\n" for m in (hello, ask, {"type": "bye"}))
+        done = subprocess.run(
+            [sys.executable, str(BRIDGE), "head-rule=none", "--seed", seed],
+            input=lines,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        lists.append([json.dumps(p, sort_keys=True) for p in json.loads(done.stdout.splitlines()[1])["positions"]])
+    assert lists[0] != lists[1] and sorted(lists[0]) == sorted(lists[1]) and len(lists[0]) > 10
+
+
+# One misreading, one bug group: a bug no rule mutant names is grouped by what its plays do, across clauses.
+def test_the_bugs_no_mutant_names_are_grouped_by_what_they_do():
+    from gammonspec.conformance.tools.identify import does
+
+    found = identify(fe.DropOne(), suite(), rulesets()["backgammon"])
+    outcomes = {o.case.id: o for o in found.outcomes}
+    assert sorted(i for ids in found.behaviours.values() for i in ids) == sorted(found.unexplained)
+    entering = found.behaviours["does not enter from the bar where a point is open"]
+    assert {r for i in entering for r in outcomes[i].case.rule_ids} >= {"bg.bar.enter", "bg.bar.enter-first"}
+    assert all(does(outcomes[i]) == "does not enter from the bar where a point is open" for i in entering)
+    bugs = [b for b in to_json(found)["bugs"] if "does" in b]
+    assert len(bugs) == len(found.behaviours) and all(b["rules"] and b["cases"] for b in bugs)

@@ -3,8 +3,9 @@ names each query's judge): a verdict, and for a wrong answer what differs, in wo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gammonspec.conformance.harness.steps import Step, digest, play_name
 from gammonspec.model.interface import CubeOutcome, GameResult, MatchOutcome, Opening
@@ -20,6 +21,25 @@ class Verdict:
     message: str = ""
     missing: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
+    got: Any = None  # a wrong answer as it compares: the query and comparable(answer); None when passed
+
+
+def comparable(answer: Any) -> Any:
+    """An answer in a form two answers compare equal in exactly when they say the same: a set of positions as the
+    set of their canonical keys (the protocol's positions are a set, in any order), a segment's numbers and the
+    opening's dice in any order; any other answer as it is."""
+    if isinstance(answer, Segment):
+        return answer.unordered()
+    if isinstance(answer, Opening) and answer.dice is not None:
+        return replace(answer, dice=tuple(sorted(answer.dice)))
+    if isinstance(answer, list | tuple | set | frozenset):
+        return frozenset(a.key() if isinstance(a, Layout) else a for a in answer)
+    return answer
+
+
+def settled(answer: Any) -> Any:
+    """An answer that an iterator gives, read once into a list (it is judged, then compared)."""
+    return list(answer) if isinstance(answer, Iterator) else answer
 
 
 def judge_legal_plays(step: Step, answer: Iterable[Layout], rules: Rules) -> Verdict:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from gammonspec.conformance.harness.cases import Case, Step
-from gammonspec.conformance.harness.judges import Verdict
+from gammonspec.conformance.harness.judges import Verdict, comparable, settled
 from gammonspec.conformance.harness.messages import METHODS, Query, asked_by
 from gammonspec.model.interface import (
     Engine,
@@ -53,6 +53,7 @@ class Outcome:
     message: str = ""
     missing: list[str] = field(default_factory=list)  # expected plays the engine did not give
     extra: list[str] = field(default_factory=list)  # plays the engine gave that are not legal
+    got: Any = None  # a failed step's wrong answer as it compares (judges.Verdict.got): the same answer, the same got
     stderr: str = ""
     step: int = 0  # the step of the case the status refers to
     unchecked: str = ""  # a part of the case not asked (the engine does not answer next-segment)
@@ -136,8 +137,10 @@ def judge_step(engine: Engine, step: Step, rules: Rules, ask_next: bool = True) 
     for n, query in enumerate(asked_by(step)):
         if n and not ask_next:
             break
-        verdict = query.judge(step, ask(engine, query, step, rules), rules)
+        answer = settled(ask(engine, query, step, rules))
+        verdict = query.judge(step, answer, rules)
         if not verdict.passed:
+            verdict.got = (query.request_type, comparable(answer))
             break
     return verdict
 
@@ -172,7 +175,7 @@ def run_one(engine: Engine, case: Case, ruleset: Target, ask_next: bool = True) 
             return outcome
         if not verdict.passed:
             outcome.status, outcome.message = "failed", prefix + verdict.message
-            outcome.missing, outcome.extra = verdict.missing, verdict.extra
+            outcome.missing, outcome.extra, outcome.got = verdict.missing, verdict.extra, verdict.got
             return outcome
     outcome.step = 0
     return outcome
@@ -226,7 +229,7 @@ def _blame_strays(engine: Engine, recent: list[Outcome]) -> None:
         after = f"the answer to {label}" if label.startswith("case ") else label
         shown = line if len(line) <= 100 else line[:97] + "..."
         blamed.status, blamed.message = "errored", f"unexpected line after {after}: {shown!r}"
-        blamed.missing, blamed.extra = [], []
+        blamed.missing, blamed.extra, blamed.got = [], [], None
 
 
 def _expected(outcome: Outcome, expect_fail: set[str]) -> Outcome:

@@ -22,14 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from gammonspec.conformance.harness.runner import Target
-from gammonspec.conformance.tools import fuzz_evidence, fuzz_queries, generators, reachability, shrink
+from gammonspec.conformance.tools import (
+    behaviour,
+    fuzz_evidence,
+    fuzz_queries,
+    fuzz_rules,
+    generators,
+    shrink,
+)
 from gammonspec.conformance.tools.fuzz_evidence import Reading, Seen
 from gammonspec.conformance.tools.fuzz_queries import Asked, Question
 from gammonspec.conformance.tools.mutants import LOCK
 from gammonspec.model import profiles
 from gammonspec.model.interface import Engine, EngineFailure, Skip, describe_exception
 from gammonspec.model.rulesets import Rules, registry
-from gammonspec.model.state import Layout, Segment, Side, State, StateError, head_moves, other, standing_six_block
+from gammonspec.model.state import Layout, Segment, State, StateError
 from gammonspec.model.terminal import shortened
 from gammonspec.reference import ReferenceEngine
 
@@ -117,31 +124,6 @@ def explained_by(state: Asked, target: Target, aspect: str, got: Answers) -> fro
     return frozenset(found)
 
 
-def _pips_moved(before: Layout, after: Layout, side: Side) -> int:
-    return reachability.pips(before, side) - reachability.pips(after, side)
-
-
-def play_features(before: Layout, after: Layout, side: Side, rules: Rules, longest: int) -> set[str]:
-    """What a play does that a rule is about: bears off, enters, hits, leaves the head twice, builds a six-block,
-    stops short of the longest legal play, or does nothing."""
-    tags = set()
-    if after == before:
-        tags.add("no move")
-    if after.borne_off(side) > before.borne_off(side):
-        tags.add("bears off")
-    if after.on_bar(side) < before.on_bar(side):
-        tags.add("enters")
-    if after.on_bar(other(side)) > before.on_bar(other(side)):
-        tags.add("hits")
-    if rules.switch.head_rule and head_moves(before, after, side) > 1:
-        tags.add("leaves the head twice")
-    if standing_six_block(after) and not standing_six_block(before):
-        tags.add("builds a six-block")
-    if 0 < _pips_moved(before, after, side) < longest:
-        tags.add("stops short")
-    return tags
-
-
 def features(state: Asked, rules: Rules, aspect: str, expected: Answers, got: Answers) -> tuple[str, ...]:
     """The shape of a disagreement no flip explains: what the missing and the extra plays do (or the next segment
     and results each gives, or each one's answer to a question)."""
@@ -155,17 +137,9 @@ def features(state: Asked, rules: Rules, aspect: str, expected: Answers, got: An
             "next": lambda v: "ends" if v is None else ("passed" if v.passed else f"{len(v.numbers)} numbers")
         }.get(aspect, lambda v: "not over" if v is None else v.kind)
         return (f"expected {shape(expected.values[aspect])}", f"engine {shape(got.values[aspect])}")
-    before, side = state.layout, state.turn
-    layouts = {**got.layouts, **expected.layouts}
-    longest = max((_pips_moved(before, lay, side) for lay in expected.layouts.values()), default=0)
-    tags: set[str] = set()
-    for which, keys in (
-        ("missing", expected.values["plays"] - got.values["plays"]),
-        ("extra", got.values["plays"] - expected.values["plays"]),
-    ):
-        found = set().union(*(play_features(before, layouts[k], side, rules, longest) for k in keys)) if keys else set()
-        tags |= {f"{which} {t}" for t in found} or ({f"{which} plays"} if keys else set())
-    return tuple(sorted(tags))
+    return behaviour.shape(
+        state.layout, state.turn, rules, expected.layouts.values(), got.layouts.values()
+    )
 
 
 @dataclass
@@ -230,15 +204,21 @@ class Failure:
         return [r for r in self.readings if not r.refuted]
 
     @property
+    def rules(self) -> list[str]:
+        """The rule IDs of the engine's own game it is about (fuzz_rules)."""
+        return fuzz_rules.rule_ids(self.state.game, self.aspect, self.sound, self.features)
+
+    @property
     def title(self) -> str:
-        what = WHAT[self.aspect]
-        flipped = [r.name for r in self.sound if not r.rule]
-        broken = [r.words for r in self.sound if r.rule]
+        what = f"{WHAT[self.aspect]} ({', '.join(self.rules)})"
+        flipped = [r.name for r in self.sound if not r.mutant]
+        broken = [r.words for r in self.sound if r.mutant]
         said = [f"as if {' or '.join(flipped)}"] if flipped else []
         said += [f"as if {' or '.join(broken[:3])}{' (or more)' * (len(broken) > 3)}"] if broken else []
         if said:
             return f"{what}: the engine plays {'; '.join(said)}"
-        return f"{what}: no one-switch reading explains it (a bug): {', '.join(self.features)}"
+        said = behaviour.says(self.features) if self.aspect == "plays" else ", ".join(self.features)
+        return f"{what}: no one-switch reading explains it (a bug): {said}"
 
 
 # ---- the campaign ---------------------------------------------------------------------------------

@@ -3,8 +3,9 @@ failure's state, weighed against the campaign's other states.
 
 A reading is tested where it changes the reference engine's answer: a state there on which the engine gave the
 reading's answer supports it, one on which the engine agreed with the reference refutes it (an engine that plays
-as if bear-off=exact-only would not play the rules as written where exact-only plays otherwise).  A refuted
-reading is marked so and no longer titles the failure.  The rule mutants are those of conformance/tools/mutants.py:
+as if bear-off=exact-only would not play the rules as written where exact-only plays otherwise).  A reading is
+refuted when what is against it outweighs what is for it as identify weighs it (weighing.stands: one state
+against 35 for does not refute it); a refuted reading is marked so and no longer titles the failure.  The rule mutants are those of conformance/tools/mutants.py:
 a failure whose answer a mutant gives plays as if the mutant's rule were broken its way.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gammonspec.conformance.tools.mutants import Mutant, all_mutants
+from gammonspec.conformance.tools.weighing import stands
 from gammonspec.model.rulesets import Rules
 from gammonspec.model.state import State, StateError
 
@@ -25,18 +27,22 @@ class Reading:
     """One way to read a failure: a switch flip ('bear-off=exact-only') or a rule mutant, and its evidence."""
 
     name: str  # the flip, or the mutant's name
-    rule: str = ""  # a mutant's rule ID (or 'switch name=value'); '' for a flip
+    rule: str = ""  # a mutant's rule ID as the game's own page names it (Mutant.rule_in); '' for a flip, or none
+    mutant: bool = False  # a rule mutant, not a flip
     supports: int = 0  # states where it changes the reference's answer and the engine gives the changed one
     refutes: int = 0  # states where it changes the reference's answer and the engine agrees with the reference
 
     @property
     def refuted(self) -> bool:
-        return self.refutes > 0
+        """Refuted by the states against it, weighed against those for it as identify weighs cases (weighing)."""
+        return not stands(self.supports, self.refutes)
 
     @property
     def words(self) -> str:
         """How a title says it: the flip itself, or '<rule ID> were <the mutant's description>'."""
-        return f"{self.rule} were {description(self.name)}" if self.rule else self.name
+        if not self.mutant:
+            return self.name
+        return f"{self.rule} were {description(self.name)}" if self.rule else f"its rule were {description(self.name)}"
 
     def weight(self) -> str:
         verdict = "refuted" if self.refuted else "holds"
@@ -44,8 +50,8 @@ class Reading:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"reading": self.name, "supports": self.supports, "refutes": self.refutes}
-        if self.rule:
-            out["rule"] = self.rule
+        if self.mutant:
+            out["rule"] = self.rule or None
         return out | {"refuted": self.refuted}
 
 
@@ -71,7 +77,7 @@ class Seen:
 
 def attributed(state: State, rules: Rules, answer: Any, ask: Asker) -> list[Reading]:
     """The rule mutants under which the reference engine gives `answer` on `state` (a mutant that raises gives
-    nothing)."""
+    nothing), each citing its rule as the state's game names it."""
     found = []
     for m in all_mutants():
         try:
@@ -80,7 +86,7 @@ def attributed(state: State, rules: Rules, answer: Any, ask: Asker) -> list[Read
         except (StateError, KeyError, ValueError, TypeError, AttributeError, AssertionError, IndexError):
             continue  # a broken rule may break the engine's own invariants
         if given == answer:
-            found.append(Reading(m.name, m.rule))
+            found.append(Reading(m.name, m.rule_in(state.game) or "", mutant=True))
     return found
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gammonspec.conformance.harness.judges import comparable
 from gammonspec.conformance.harness.messages import STEP_QUERIES
 from gammonspec.model.interface import CubeOutcome, Engine, GameResult, MatchOutcome, Opening
 from gammonspec.model.rulesets import Rules
@@ -65,7 +66,7 @@ def answer(engine: Engine, q: Question, rules: Rules) -> Any:
     s = q.state
     if q.aspect == "opening":
         dice = dict(zip(SIDES, q.dice))
-        return engine.opening(rules, dice, q.game_number, q.previous_winner, s.cube, s.match)
+        return comparable(engine.opening(rules, dice, q.game_number, q.previous_winner, s.cube, s.match))
     if q.aspect == "may-double":
         return bool(engine.may_double(s, rules))
     if q.aspect == "double":

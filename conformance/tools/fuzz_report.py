@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
 from gammonspec.conformance.harness.board import draw
-from gammonspec.conformance.harness.cases import load, shipped
+from gammonspec.conformance.harness.cases import load
 from gammonspec.conformance.harness.runner import Target
 from gammonspec.conformance.harness.steps import next_spec, numbers
 from gammonspec.conformance.tools.fuzz import ORACLE, Answers, Campaign, Failure, ask, flips
 from gammonspec.conformance.tools.fuzz_queries import CAPABILITY, Question, wire
-from gammonspec.model.clauses import clauses
 from gammonspec.model.interface import Opening
 from gammonspec.model.narde_ids import position_id
 from gammonspec.model.notation import spell
@@ -88,43 +86,6 @@ def _pins(f: Failure, rules: Rules, target: Target) -> tuple[dict[str, str], dic
     return requires, options
 
 
-def _rule_ids(game: str, f: Failure) -> list[str]:
-    """The clauses a draft is about: those the shipped cases pinning the explaining switches cover, or, for a bug,
-    the clauses whose IDs name what the disagreeing plays do."""
-    cases = [c for c in shipped().cases if c.game == game]
-    prefixes = Counter(r.split(".")[0] for c in cases for r in c.rule_ids)
-    prefix = prefixes.most_common(1)[0][0] if prefixes else "bg"
-    known = clauses()
-    broken = list(dict.fromkeys(r.rule for r in f.sound if r.rule in known))  # the rule IDs of matching mutants
-    switches = {r.name.split("=")[0] for r in f.sound if not r.rule}
-    if switches:
-        found = Counter(r for c in cases if switches & set(c.requires) for r in c.rule_ids)
-        return list(dict.fromkeys([*broken, *(r for r, _ in found.most_common(2))]))[:3] or [prefix + ".object"]
-    if broken:
-        return broken[:3]
-    words = {
-        "bears off": "bearoff",
-        "enters": "bar",
-        "hits": "hit",
-        "leaves the head twice": "head",
-        "builds a six-block": "block",
-        "stops short": "move",
-        "no move": "move.no-play",
-        "plays": "move",
-    }
-    topic = {
-        "next": ("doubles", "unplayable", "chain"),
-        "result": ("score", "end", "object"),
-        "opening": ("opening",),
-        "may-double": ("cube",),
-        "double": ("cube",),
-        "next-game": ("match",),
-    }.get(f.aspect)
-    fragments = topic or tuple(dict.fromkeys(w for tag in f.features for k, w in words.items() if tag.endswith(k)))
-    ids = [c for c in sorted(clauses()) if c.startswith(prefix + ".") and any(f".{w}" in c for w in fragments)]
-    return ids[:2] or [prefix + ".object"]
-
-
 def draft_hitting(game: str, requires: dict[str, str]) -> bool:
     """The hitting switch a draft's plays are read under: as it pins it, or as its game's rulesets have it."""
     return requires["hitting"] == "blots" if "hitting" in requires else game_hitting(game)
@@ -141,7 +102,7 @@ def draft_case(
     case: dict[str, Any] = {
         "id": f"fuzz-{target.name}-{seed}-{number}".lower().replace("+", "-").replace("=", "-"),
         "draft": "fuzz",
-        "rules": _rule_ids(s.game, f),
+        "rules": f.rules,
         "title": f"Found by fuzzing: {f.title}"[:200],
     }
     if f.aspect == "result":
@@ -383,7 +344,8 @@ def to_json(c: Campaign) -> dict[str, Any]:
             "title": f.title,
             "explained_by": sorted(f.explanation),
             "readings": [r.to_json() for r in f.readings],
-            "attributed": sorted({r.rule for r in f.sound if r.rule}),
+            "attributed": sorted({r.rule for r in f.sound if r.mutant and r.rule}),
+            "rules": f.rules,
             "features": list(f.features),
             "states": f.states,
             "kind": f.kind,

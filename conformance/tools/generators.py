@@ -86,7 +86,7 @@ NO_HITTING = {"hitting": ("none",)}
 def _mid_game(rng: random.Random, layout: Layout | None, rules: Rules, side: Side) -> State | None:
     if layout is None:
         return None
-    return State(layout, side, random_dice(rng), TurnContext(False, rolls_for(rng, layout, rules), 0))
+    return State(layout, side, random_dice(rng), TurnContext(False, rolls_for(rng, layout, rules, side), 0))
 
 
 def _block_edge(rng: random.Random, rules: Rules) -> State | None:
@@ -253,7 +253,9 @@ def _ended(rng: random.Random, rules: Rules) -> State | None:
     bar = (0, lay.bar[1]) if winner == "white" else (lay.bar[0], 0)
     off = (CHECKERS, lay.off[1]) if winner == "white" else (lay.off[0], CHECKERS)
     layout = Layout(lay.game, white, black, bar, off)
-    return State(layout, other(winner), random_dice(rng), TurnContext(False, rolls_for(rng, layout, rules), 0))
+    return State(
+        layout, other(winner), random_dice(rng), TurnContext(False, rolls_for(rng, layout, rules, other(winner)), 0)
+    )
 
 
 KINDS: dict[str, Kind] = {

@@ -11,13 +11,14 @@ the model playing it gives the engine's very answer.
 
 The closest profile is searched jointly over the pinned switches and options, greedily with backtracking: from
 the declared values, the one change (or, when none helps, the pair of changes) that fits the most more answers,
-while one does; then every change the fit does not need is undone. A reading is refuted by a case the engine
-passes that the reading would fail, and doubted by a case pinning it that fails under it too, unless a named
-rule mutant of conformance/tools/mutants.py (the reference engine with one rule function broken, playing the
-reading) gives the engine's answer there: another deviation, not evidence against. A reading stands when no
-pass refutes it and its support (the failures it explains) is more than DOUBT times its doubts; else it is
+while one does; then every change the fit does not need is undone. A reading is contradicted by a case the engine
+passes that the reading would fail, and by a case pinning it that fails under it too, unless a named rule mutant
+of conformance/tools/mutants.py (the reference engine with one rule function broken, playing the reading) gives
+the engine's answer there: another deviation, not evidence against. A reading stands while its support (the
+failures it explains) outweighs what contradicts it (weighing.stands, as fuzz weighs its states); else it is
 held at the declared value and the search runs again. Failures no reading fits are bugs, named by the fewest
-rule mutants that give the engine's very answers (the rule the engine breaks), the rest grouped by clause.
+rule mutants that give the engine's very answers (the rule the engine breaks), the rest grouped by what they do
+(the plays they miss or give wrongly: conformance/tools/behaviour.py), across clauses.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ from typing import Any
 
 from gammonspec.conformance.harness.cases import Case
 from gammonspec.conformance.harness.runner import Outcome, PlayingAs, Target, run_one, skip_reason
+from gammonspec.conformance.tools import behaviour
 from gammonspec.conformance.tools.mutants import RULE_MUTANTS, Mutant
+from gammonspec.conformance.tools.weighing import stands
 from gammonspec.model.interface import Engine
 from gammonspec.model.profiles import Profile, closest_ruleset, make
 from gammonspec.model.rulesets import accepted, registry, rulesets
+from gammonspec.model.state import Layout
 
 Key = str | tuple[str, Any]  # a switch, or (option, value): whether the engine plays that option value as asked
 Answer = tuple[Any, ...] | None  # an outcome's verdict with the engine's answer in it; None when it errored
@@ -41,11 +45,12 @@ PASSED: Answer = ("passed",)
 
 
 def answer(outcome: Outcome) -> Answer:
-    """What an outcome says of the answer: passed, or the step and the plays or result it got wrong."""
+    """What an outcome says of the answer: passed, or the step and the answer it got wrong, as it compares (the
+    set of positions, not the order the engine listed them in: runner.Outcome.got)."""
     if outcome.status == "passed":
         return PASSED
     if outcome.status == "failed":
-        return (outcome.step, outcome.message, tuple(sorted(outcome.missing)), tuple(sorted(outcome.extra)))
+        return (outcome.step, outcome.got)
     return None
 
 
@@ -156,20 +161,17 @@ def _refuting(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> lis
     ]
 
 
-DOUBT = 3  # a reading stands while its support is more than this many times its unexplained counter-evidence
-
-
 def _stands(evidence: list[Evidence], values: dict[Key, Any], key: Key) -> bool:
-    """Whether the reading `values[key]` stands: no pass refutes it, and of the cases pinning `key` (their other
-    pins holding) that fail under it too, those no rule mutant explains are few beside the failures it explains."""
-    if _refuting(evidence, values, key):
-        return False
+    """Whether the reading `values[key]` stands (weighing.stands): the failures it explains, against the passes
+    that refute it and the cases pinning `key` (their other pins holding) that fail under it too and that no rule
+    mutant explains (its doubts)."""
     rows = [e for e in evidence if key in e.keys and all(e.holds(k, values) for k in e.keys if k != key)]
     support = sum(e.seen != PASSED and e.fits(values) for e in rows)
     doubt = sum(
-        not e.fits(values) and not any(e.fits_broken(values, m) for m in RULE_MUTANTS) for e in rows
+        e.seen != PASSED and not e.fits(values) and not any(e.fits_broken(values, m) for m in RULE_MUTANTS)
+        for e in rows
     )
-    return support > DOUBT * doubt
+    return stands(support, len(_refuting(evidence, values, key)), doubt)
 
 
 PAIRED = 8  # the least costly single changes tried two at a time when no single change fits more answers
@@ -216,11 +218,12 @@ def _label(key: Key, value: Any) -> str:
 def _broken(evidence: list[Evidence], failures: list[Evidence], values: dict[Key, Any]) -> dict[str, list[Outcome]]:
     """Mutant name -> the failures an engine playing `values` with that mutant's rule broken answers so: the
     fewest mutants that explain the most failures (a greedy cover, the mutant explaining most taken first). A
-    mutant that would fail a case the engine passes is refuted there and explains nothing."""
+    mutant that would fail cases the engine passes is weighed as a reading is (weighing.stands): refuted, it
+    explains nothing."""
     hits = {m.name: [e.outcome for e in failures if e.fits_broken(values, m)] for m in RULE_MUTANTS}
     passes = [e for e in evidence if e.seen == PASSED]
     for m in RULE_MUTANTS:
-        if hits[m.name] and not all(e.fits_broken(values, m) for e in passes):
+        if hits[m.name] and not stands(len(hits[m.name]), sum(not e.fits_broken(values, m) for e in passes)):
             hits[m.name] = []
     found: dict[str, list[Outcome]] = {}
     left = {id(e.outcome) for e in failures}
@@ -232,6 +235,46 @@ def _broken(evidence: list[Evidence], failures: list[Evidence], values: dict[Key
         found[name] = mine
         left -= {id(o) for o in mine}
     return found
+
+
+ANSWERS = {  # a wrong answer to a query other than legal-plays, in words
+    "next-segment": "says otherwise what follows a segment",
+    "game-result": "scores a finished game otherwise",
+    "opening": "opens a game otherwise",
+    "may-double": "answers otherwise whether the side on roll may double",
+    "cube-action": "answers a double otherwise",
+    "match-after-game": "keeps the match's score otherwise",
+}
+
+
+def does(outcome: Outcome) -> str:
+    """What a failure does, in one line an author can act on (behaviour.says): for plays, the leading feature of
+    the plays it misses and those it gives wrongly (behaviour.leading); else which answer is wrong."""
+    query, given = outcome.got
+    step = outcome.case.steps[outcome.step]
+    if query != "legal-plays" or outcome.target is None:
+        return ANSWERS.get(query, f"answers {query} otherwise")
+    state = step.state
+    got = {key: Layout.from_key(state.game, key) for key in given}
+    expected = {lay.key(): lay for lay in step.expected["plays"].values()}
+    if not expected:  # only some plays stated: those it must give, and (not among the others) those it must not
+        forbidden = {lay.key() for lay in step.expected["excludes"].values()}
+        expected = {k: lay for k, lay in got.items() if k not in forbidden}
+        expected |= {lay.key(): lay for lay in step.expected["includes"].values()}
+    rules = outcome.target.rules(outcome.case.options)
+    shape = behaviour.shape(state.layout, state.turn, rules, expected.values(), got.values())
+    said = behaviour.says(behaviour.leading(shape))
+    return said or "gives another number of plays than the case counts"
+
+
+def _behaviours(bugs: list[Evidence], broken: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The bugs no rule mutant explains, by what they do (`does`), across clauses, the largest group first."""
+    named = {i for ids in broken.values() for i in ids}
+    groups: dict[str, list[str]] = {}
+    for e in bugs:
+        if e.outcome.case.id not in named:
+            groups.setdefault(does(e.outcome), []).append(e.outcome.case.id)
+    return dict(sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])))
 
 
 @dataclass(frozen=True)
@@ -250,6 +293,7 @@ class Identified:
     against: dict[str, list[str]]  # "switch=value" -> case ids pinning it that fail for another reason
     unexplained: list[str]  # failed case ids no assignment explains: bugs
     broken: dict[str, list[str]]  # mutant name -> the bugs an engine with that rule broken answers so
+    behaviours: dict[str, list[str]]  # what the rest do, in one line (does) -> their case ids
     errored: list[str]
     own_cases: frozenset[str]  # the cases that apply to the rules asked under (a normal run's cases)
 
@@ -356,6 +400,7 @@ def identify(engine: Engine, cases: Iterable[Case], target: Target, model: Model
         against={label: ids for label, ids in against.items() if label in explained},
         unexplained=[e.outcome.case.id for e in bugs],
         broken=broken,
+        behaviours=_behaviours(bugs, broken),
         errored=[o.case.id for o in outcomes if o.status == "errored"],
         own_cases=frozenset(o.case.id for o in outcomes if target.admits(o.case.requires, o.case.options)),
     )

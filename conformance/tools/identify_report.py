@@ -1,5 +1,5 @@
 """What `gammonspec identify` prints and writes: the table of switch values, the readings with their evidence for
-and against, and the bugs, by the rule mutant that explains them or by clause."""
+and against, and the bugs, by the rule mutant that explains them or by what they do."""
 
 from __future__ import annotations
 
@@ -91,16 +91,6 @@ def _representative(outcome: Outcome) -> list[str]:
     return lines
 
 
-def by_clause(result: Identified, outcomes: dict[str, Outcome]) -> dict[str, list[str]]:
-    """The bugs no rule mutant explains, by the first rule ID of their case, the largest group first."""
-    broken = {i for ids in result.broken.values() for i in ids}
-    groups: dict[str, list[str]] = {}
-    for i in result.unexplained:
-        if i not in broken:
-            groups.setdefault(outcomes[i].case.rule_ids[0], []).append(i)
-    return dict(sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])))
-
-
 def _bugs(result: Identified, outcomes: dict[str, Outcome], verbose: bool) -> list[str]:
     if not result.unexplained:
         return ["unexplained failures (bugs): none"]
@@ -109,16 +99,18 @@ def _bugs(result: Identified, outcomes: dict[str, Outcome], verbose: bool) -> li
         m = MUTANTS[name]
         rules = ", ".join(sorted(_by_rule(ids, outcomes)))
         lines += _wrapped(
-            f"  plays as if {m.rule} were '{name.replace('-', ' ')}': {len(ids)} case(s) of {rules} answer as the"
-            f" rule mutant {name} (of {m.target}) does",
+            f"  plays as if {m.rule_in(result.game) or 'its rule'} were '{name.replace('-', ' ')}': {len(ids)} case(s)"
+            f" of {rules} answer as the rule mutant {name} (of {m.target}) does",
             "  ",
         )
         head = "    cases: "
         lines += _wrapped(head + listing(ids, width() - len(head), verbose), "    ")
         lines += _representative(outcomes[ids[0]])
-    for rule, ids in by_clause(result, outcomes).items():
-        head = f"  {rule}: {len(ids)} case(s), no rule mutant explains them: "
-        lines += _wrapped(head + listing(ids, width() - len(head), verbose), "  ")
+    for said, ids in result.behaviours.items():
+        rules = ", ".join(sorted(_by_rule(ids, outcomes)))
+        lines += _wrapped(f"  the engine {said}: {len(ids)} case(s) of {rules}, no rule mutant explains them", "  ")
+        head = "    cases: "
+        lines += _wrapped(head + listing(ids, width() - len(head), verbose), "    ")
         lines += _representative(outcomes[ids[0]])
     return lines
 
@@ -172,10 +164,13 @@ def to_json(result: Identified) -> dict[str, Any]:
         "unexplained": result.unexplained,
         "bugs": [
             *(
-                {"mutant": name, "rule": MUTANTS[name].rule, "breaks": MUTANTS[name].target, "cases": ids}
+                {"mutant": name, "rule": MUTANTS[name].rule_in(result.game), "breaks": MUTANTS[name].target, "cases": ids}
                 for name, ids in result.broken.items()
             ),
-            *({"rule": rule, "cases": ids} for rule, ids in by_clause(result, outcomes).items()),
+            *(
+                {"does": said, "rules": sorted(_by_rule(ids, outcomes)), "cases": ids}
+                for said, ids in result.behaviours.items()
+            ),
         ],
         "rules": {i: list(outcomes[i].case.rule_ids) for i in {*result.unexplained, *broken}},
         "errored": result.errored,

@@ -86,6 +86,63 @@ def _block_edge_ahead(original: Any) -> Any:
     return six_block_trap
 
 
+def _rows(held: int) -> list[int]:
+    """The lowest point of every six held points in a row (bit q: point q of the path the row is read along)."""
+    return [lo for lo in range(1, 20) if held >> lo & 63 == 63]
+
+
+def _ahead_of(lo: int, ahead: int, gap: int = 0) -> bool:
+    """Whether an opposing checker stands ahead of a row starting at `lo`, `gap` points short of it or more."""
+    return bool(ahead & (1 << max(lo - gap, 0)) - 1)
+
+
+CORNER = (1 << 13) - 2  # their points 1-12: the mover's 13-24 in Narde; a row across their 12/13 crosses its 1/24
+
+
+def _block_corner_missed(original: Any) -> Any:
+    def six_block_trap(mine, theirs, g):  # a row across the mover's 1/24 corner is not seen as one row
+        held, ahead = g.theirs(mine), g.theirs(theirs)
+        halves = (held & CORNER, held & ~CORNER)
+        return any(not _ahead_of(lo, ahead) for half in halves for lo in _rows(half))
+
+    return six_block_trap
+
+
+def _block_seam_counts(original: Any) -> Any:
+    def six_block_trap(mine, theirs, g):  # the mover's 13/12 seam read as contiguous: their 24 next to their 1
+        held = g.theirs(mine)
+        around = held | held << 24  # their 1-24, then 1-24 again as 25-48: a row through 24 and 1 shows
+        return any(lo + 5 > 24 for lo in range(1, 25) if around >> lo & 63 == 63) or original(mine, theirs, g)
+
+    return six_block_trap
+
+
+def _block_edge_ahead_ignored(original: Any) -> Any:
+    def six_block_trap(mine, theirs, g):  # an opposing checker just ahead of the row does not count as ahead
+        held, ahead = g.theirs(mine), g.theirs(theirs)
+        return any(not _ahead_of(lo, ahead, 1) for lo in _rows(held))
+
+    return six_block_trap
+
+
+def _higher_when_die_idle(original: Any) -> Any:
+    def bear_off_allowed(mine, source, die, home, m):  # a higher number bears off from any point, but only when no
+        # checker stands on its point or above (then the number has no other move on an open board)
+        idle = home and m.higher_bears_off and die > source and not mine >> die
+        return idle or original(mine, source, die, home, m)
+
+    return bear_off_allowed
+
+
+def _higher_first(original: Any) -> Any:
+    def plan(numbers):  # two different numbers tried in one order only, the higher first
+        numbers, orders = original(numbers)
+        falling = [o for o in orders if list(o[0]) == sorted(o[0], reverse=True)]
+        return numbers, tuple(falling[:1]) or orders
+
+    return plan
+
+
 def _block_after_only(original: Any) -> Any:
     def of(rules: Rules) -> r.Movement:  # banned-within-turn checked only on the position the play leaves
         return replace(original(rules), block_within=False)
@@ -132,7 +189,14 @@ def _either_die(original: Any) -> Any:
 
 
 MOVEMENT_MUTANTS: tuple[Mutant, ...] = (
-    mutant("double-two-moves", "bg.move.doubles", r, "numbers_to_play", lambda o: lambda dice: tuple(dice)),
+    mutant(
+        "double-two-moves",
+        "bg.move.doubles",
+        r,
+        "numbers_to_play",
+        lambda o: lambda dice: tuple(dice),
+        also=("cn.doubles.chain",),
+    ),
     mutant("blot-never-holds", "nd.point.no-hitting", r, "point_closed", lambda o: lambda n, m: n >= 2),
     mutant("blot-closes-point", "bg.move.closed-point", r, "point_closed", lambda o: lambda n, m: n >= 1),
     mutant("no-hitting", "bg.hit.blot", r, "hits_blot", const(False)),
@@ -148,6 +212,9 @@ MOVEMENT_MUTANTS: tuple[Mutant, ...] = (
     mutant("higher-bears-off-any-point", "bg.bearoff.higher", r, "bear_off_allowed", _bear_off_any_higher),
     mutant("standard-bear-off-under-exact-only", "cn.bearoff.exact-only", r, "bear_off_allowed", _standard_bear_off),
     mutant("no-higher-bear-off", "bg.bearoff.higher", r, "bear_off_allowed", _no_higher_bear_off),
+    mutant(
+        "higher-bears-off-any-point-when-die-idle", "bg.bearoff.higher", r, "bear_off_allowed", _higher_when_die_idle
+    ),
     mutant(
         "home-not-frozen",
         "cn.home.frozen",
@@ -173,6 +240,24 @@ MOVEMENT_MUTANTS: tuple[Mutant, ...] = (
     mutant("six-block-own-numbering", "nd.block.six", r, "six_block_trap", _block_own_numbering),
     mutant("six-block-edge-counts-ahead", "nd.block.six", r, "six_block_trap", _block_edge_ahead),
     mutant("six-block-checked-at-end-only", "cn.block.six", r.Movement, "of", _block_after_only),
+    mutant("six-block-corner-missed", "nd.block.six", r, "six_block_trap", _block_corner_missed),
+    mutant("six-block-seam-counts", "nd.block.six", r, "six_block_trap", _block_seam_counts),
+    mutant("six-block-edge-ahead-ignored", "nd.block.six", r, "six_block_trap", _block_edge_ahead_ignored),
     mutant("either-die-when-one-playable", "bg.move.higher-die", r, "keep_maximal", _either_die),
-    mutant("stuck-order-is-a-play", "nd.move.full-move", movegen, "legal_positions", _stuck_order),
+    mutant(
+        "stuck-order-is-a-play",
+        "nd.move.full-move",
+        movegen,
+        "legal_positions",
+        _stuck_order,
+        also=("bg.move.both-numbers", "cn.move.both-numbers"),
+    ),
+    mutant(
+        "higher-number-first-only",
+        "nd.move.full-move",
+        movegen,
+        "plan",
+        _higher_first,
+        also=("bg.move.both-numbers", "cn.move.both-numbers"),
+    ),
 )

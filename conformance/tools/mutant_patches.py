@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from gammonspec.model.clauses import game_clauses
+
 Patch = tuple[Any, str, Callable[[Any], Any]]  # (module or class, attribute, original -> replacement)
 LOCK = threading.RLock()  # held for the length of each `applied()`: one thread's patches at a time
 
@@ -26,6 +28,16 @@ class Mutant:
     rule: str  # the rule ID (or switch value) it breaks
     target: str  # the function it replaces, as module.function
     patches: tuple[Patch, ...]
+    also: tuple[str, ...] = ()  # the same rule's clauses in games where its ID has no counterpart of the same name
+
+    def rule_in(self, game: str) -> str | None:
+        """The rule ID it breaks as `game`'s own page names it: `rule` itself, the clause of `game` with the same
+        name after the game's prefix (bg.move.higher-die -> nd.move.higher-die), or the first of `also` there;
+        None when `game` has no such clause.  Matched whole, never by a part of the name."""
+        own = game_clauses(game)
+        tail = self.rule.split(".", 1)[-1]
+        named = [self.rule, *(c for c in own if c.split(".", 1)[-1] == tail), *self.also]
+        return next((c for c in named if c in own), None)
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
@@ -61,6 +73,8 @@ def const(value: Any) -> Callable[[Any], Any]:
     return lambda _original: lambda *args, **kwargs: value
 
 
-def mutant(name: str, rule: str, owner: Any, attr: str, make: Callable[[Any], Any], *more: Patch) -> Mutant:
+def mutant(
+    name: str, rule: str, owner: Any, attr: str, make: Callable[[Any], Any], *more: Patch, also: tuple[str, ...] = ()
+) -> Mutant:
     module = owner.__name__.rsplit(".", 1)[-1]
-    return Mutant(name, rule, f"{module}.{attr}", ((owner, attr, make), *more))
+    return Mutant(name, rule, f"{module}.{attr}", ((owner, attr, make), *more), also)

@@ -31,7 +31,7 @@ from gammonspec.conformance.tools.mutant_patches import LOCK as LOCK  # re-expor
 from gammonspec.conformance.tools.mutant_patches import Mutant
 from gammonspec.conformance.tools.scoring_mutants import SCORING_MUTANTS
 from gammonspec.conformance.tools.turn_mutants import OPENING_MUTANTS, TURN_MUTANTS
-from gammonspec.model.rulesets import SPEC_DIR, Rules
+from gammonspec.model.rulesets import SPEC_DIR, Rules, registry
 from gammonspec.reference import ReferenceEngine
 
 RULE_MUTANTS: tuple[Mutant, ...] = MOVEMENT_MUTANTS + TURN_MUTANTS + SCORING_MUTANTS + OPENING_MUTANTS
@@ -99,12 +99,16 @@ def switch_mutants() -> tuple[Mutant, ...]:
         for path in (SPEC_DIR / "rulesets").glob("*.yaml")
         for s, v in yaml.safe_load(path.read_text())["switches"].items()
     }
+    named = {name: spec.get("clauses", {}) for name, spec in registry()["switches"].items()}
     return tuple(
         Mutant(
             f"reads-{switch}={value}-as-{instead}",
             f"switch {switch}={value}",
             "ReferenceEngine (rules at the boundary)",
             tuple((ReferenceEngine, name, _misread(switch, value, instead)) for name in METHODS),
+            tuple(  # the switch's clauses: the value's, the one read instead, the others'
+                c for v in sorted(named[switch], key=lambda v: (v != value, v != instead)) for c in named[switch][v]
+            ),
         )
         for (switch, value), instead in MISREAD.items()
         if (switch, value) in used

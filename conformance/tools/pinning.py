@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gammonspec.conformance.harness.cases import Case
 from gammonspec.conformance.harness.runner import PlayingAs, run_one
@@ -86,13 +87,16 @@ def flips(rulesets: Iterable[Ruleset]) -> list[Flip]:
     return out
 
 
+Judged = tuple[tuple[Any, ...], str]  # a verdict as it compares (the answer as a set: runner.Outcome.got), in words
+
+
 def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> list[FlipResult]:
     """Run every one-flip assignment; each case of the ruleset is compared with its verdict unflipped, both asked
     under the flip and asked under the ruleset by an engine playing the flip (an answer under hitting=blots may
     hold a bar, which the ruleset's hitting=none makes an impossible position).
 
     Cases that pin the flipped switch run too (a change there is expected and shows the pin matters)."""
-    base: dict[tuple[str, str], str] = {}
+    base: dict[tuple[str, str], Judged] = {}
     members: dict[str, list[Case]] = {}
     for rs in rulesets.values():
         members[rs.name] = [c for c in cases if c.game == rs.game and rs.admits(c.requires, c.options)]
@@ -110,24 +114,26 @@ def check(engine: Engine, cases: list[Case], rulesets: dict[str, Ruleset]) -> li
             result.run += 1
             was = base[flip.base.name, case.id]
             verdict = _verdict(engine, case, flipped)
-            if verdict == was:  # and an engine reading the flip, asked as the base (what identify models)?
+            if verdict[0] == was[0]:  # and an engine reading the flip, asked as the base (what identify models)?
                 verdict = _verdict(PlayingAs(engine, flipped), case, flip.base)
-                verdict = verdict if verdict == was else f"{verdict} (playing the flip, asked as {flip.base.name})"
-            if verdict != was:
-                result.changed.append((case, verdict))
+                verdict = (verdict[0], f"{verdict[1]} (playing the flip, asked as {flip.base.name})")
+            if verdict[0] != was[0]:
+                result.changed.append((case, verdict[1]))
         ran = {case.id for case in members[flip.base.name]}
         for case in cases:
             if case.id not in ran and case.game == flipped.game and flipped.admits(case.requires, case.options):
                 result.run += 1
                 verdict = _verdict(engine, case, flipped)
-                if verdict != "passed":
-                    result.failed.append((case, verdict))
+                if verdict[1] != "passed":
+                    result.failed.append((case, verdict[1]))
     return results
 
 
-def _verdict(engine: Engine, case: Case, ruleset: Ruleset) -> str:
+def _verdict(engine: Engine, case: Case, ruleset: Ruleset) -> Judged:
     outcome = run_one(engine, case, ruleset)
-    return outcome.status if outcome.status == "passed" else f"{outcome.status}: {outcome.message}"
+    said = outcome.status if outcome.status == "passed" else f"{outcome.status}: {outcome.message}"
+    compared = (outcome.status, outcome.step, outcome.got if outcome.status == "failed" else outcome.message)
+    return compared, said
 
 
 def table(results: list[FlipResult]) -> str:

@@ -1,8 +1,10 @@
 """Whether a generated state can be asked: valid by the state model and reachable as far as it can tell.
 
 `problem` checks the state model's validation, the six-block a ban makes impossible, and what
-reachability needs of the turn context (a first turn only from the start, enough rolls for the pips
-moved, head moves within the allowance).
+reachability needs of the turn context, per side: a first turn only from the start, enough rolls of each side
+for the pips it moved (the side on roll made every other roll before this one, the other side the rest), the
+game's first roll moving a checker off the start, no double as the game's first roll where the opening's lead
+dice are played, head moves within the allowance.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gammonspec.model.state import (
     State,
     StateError,
     TurnContext,
+    other,
     standing_six_block,
     start_layout,
 )
@@ -65,8 +68,13 @@ def problem(state: State, rules: Rules) -> str:
         and pips(layout, state.turn) < pips(start, state.turn)
     ):
         return "on its first turn a side has not moved yet (and nobody else moves its checkers forward)"
-    if ctx.rolls_in_game < least_rolls(layout, rules):
-        return f"{ctx.rolls_in_game} rolls cannot have moved the checkers this far"
+    if ctx.rolls_in_game < least_rolls(layout, rules, state.turn):
+        return f"{ctx.rolls_in_game} rolls, every other one {state.turn}'s, cannot have moved the checkers this far"
+    if ctx.rolls_in_game and layout == start:
+        return "the game's first roll moves a checker from the start (there is always a play)"
+    double = len(state.dice) == 2 and state.dice[0] == state.dice[1]
+    if ctx.rolls_in_game == 0 and rules.switch.opening == "play-lead-dice" and double:
+        return "the game's first roll plays the opening's lead dice, never a double"
     if ctx.head_moves and ctx.head_moves > min(
         most_head_moves(state.dice, ctx, rules),
         CHECKERS - layout.points(state.turn)[HEAD - 1],
@@ -77,13 +85,17 @@ def problem(state: State, rules: Rules) -> str:
     return ""
 
 
-def least_rolls(layout: Layout, rules: Rules) -> int:
-    """The fewest rolls that can have moved the pips the layout shows moved since the start."""
-    start = start_layout(layout.game)
-    moved = sum(pips(start, s) - pips(layout, s) for s in SIDES)
-    return ceil(max(moved, 0) / most_pips_per_roll(rules))
+def least_rolls(layout: Layout, rules: Rules, turn: Side) -> int:
+    """The fewest rolls before this one that can have moved the pips each side moved since the start, `turn` on
+    roll now: turns alternate, so of n rolls it made n // 2 and the other side the rest; where numbers pass to the
+    opponent (unplayable=opponent-plays) either side may have moved on any roll."""
+    start, most = start_layout(layout.game), most_pips_per_roll(rules)
+    need = {s: ceil(max(pips(start, s) - pips(layout, s), 0) / most) for s in SIDES}
+    if rules.switch.unplayable == "opponent-plays":
+        return max(need.values())
+    return max(2 * need[turn], 2 * need[other(turn)] - 1, 0)
 
 
-def rolls_for(rng: random.Random, layout: Layout, rules: Rules) -> int:
-    """Rolls already played in the game: at random, but at least two and enough for the pips moved."""
-    return max(2, least_rolls(layout, rules)) + rng.choice((0, 0, 1, 2, 5, 20))
+def rolls_for(rng: random.Random, layout: Layout, rules: Rules, turn: Side) -> int:
+    """Rolls already played in the game: at random, but at least two and enough for the pips each side moved."""
+    return max(2, least_rolls(layout, rules, turn)) + rng.choice((0, 0, 1, 2, 5, 20))

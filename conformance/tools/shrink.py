@@ -79,7 +79,7 @@ def _context_steps(state: State) -> Iterator[State]:
 
 def _fit_rolls(state: State, rules: Rules) -> State:
     """A smaller layout moved more pips: enough rolls for it (a first turn stays one, and is then refused)."""
-    least = reachability.least_rolls(state.layout, rules)
+    least = reachability.least_rolls(state.layout, rules, state.turn)
     if state.context.first_turn or state.context.rolls_in_game >= least:
         return state
     return replace(state, context=replace(state.context, rolls_in_game=least))
