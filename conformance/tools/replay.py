@@ -42,7 +42,7 @@ from gammonspec.model.position_ids import encode_xgid
 from gammonspec.model.profiles import Profile
 from gammonspec.model.rulesets import Rules, Ruleset
 from gammonspec.model.state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
-from gammonspec.model.terminal import say
+from gammonspec.model.terminal import printable, say
 from tqdm import tqdm
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -486,7 +486,7 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
     if not results:
         return EXIT_USAGE  # each transcript's error is said above
     seconds = time.perf_counter() - began
-    print(text(results, info, seconds, options.quiet))
+    print(printable(text(results, info, seconds, options.quiet)))
     if options.json:
         report_files.write(options.json, json.dumps(to_json(results, info, seconds), indent=2) + "\n")
     if problems:
