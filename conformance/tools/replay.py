@@ -15,18 +15,16 @@ replay with one line naming the transcript's line (exit 2), as an engine given u
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gammonspec.conformance.harness import report_files
 from gammonspec.conformance.harness.board import draw
 from gammonspec.conformance.harness.launch import EngineSpec
 from gammonspec.conformance.tools.match_files import read
-from gammonspec.conformance.tools.replay_report import Finding, Replayed, text, to_json
+from gammonspec.conformance.tools.replay_report import Finding, Replayed, text, write_json
 from gammonspec.conformance.tools.transcripts import Action, Ending, Game, Transcript, TranscriptError, files_in
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.interface import (
@@ -107,10 +105,10 @@ class _Game:
             if self.result is not None:
                 self.after_end(list(self.game.actions[i:]))
                 return
+            self.action = action
             if self.turn is not None and action.side != self.turn:
                 self.error(action, f"{action.describe()}, but it is {self.turn}'s turn")
                 raise _GameOff
-            self.action = action
             {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
         self.action = None
 
@@ -353,7 +351,10 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         try:
             replay.run()
         except _GameOff:
-            replay.finding("note", "the rest of this game is not checked")
+            stopped = replay.action  # where checking stopped, not the game's header
+            replay.finding(
+                "note", "the rest of this game is not checked", *((stopped.line, stopped.move) if stopped else ())
+            )
             replay.result = None
         else:
             replay.judge_ending()
@@ -423,11 +424,13 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
             f" {unrecorded} have no transcript format to replay"
         )
         return EXIT_USAGE
-    transcripts, problems = [], 0
+    transcripts: list[Transcript] = []
+    refused: list[TranscriptError] = []  # every input that could not be replayed, in the JSON too
     try:
         paths = files_in(options.files)
     except TranscriptError as exc:
         say(exc)
+        write_json(options.json, [], [exc], None, 0.0)
         return EXIT_USAGE
     reading = tqdm(
         paths, desc="reading", unit="file", file=sys.stderr, disable=True if options.quiet else None, leave=False
@@ -438,8 +441,9 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
         except TranscriptError as exc:
             reading.clear()
             say(exc)
-            problems += 1
+            refused.append(exc)
     if not transcripts:
+        write_json(options.json, [], refused, None, 0.0)
         return EXIT_USAGE  # each file's error is said above
     began = time.perf_counter()
     try:
@@ -471,7 +475,7 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
                     except TranscriptError as exc:
                         bar.clear()
                         say(exc)
-                        problems += 1
+                        refused.append(exc)
                     bar.update(1)
                     bar.set_postfix(plays=sum(r.plays for r in results), refresh=False)
     except EngineLoadError as exc:
@@ -483,12 +487,12 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    if not results:
-        return EXIT_USAGE  # each transcript's error is said above
     seconds = time.perf_counter() - began
+    if not results:
+        write_json(options.json, results, refused, info, seconds)
+        return EXIT_USAGE  # each transcript's error is said above
     print(printable(text(results, info, seconds, options.quiet)))
-    if options.json:
-        report_files.write(options.json, json.dumps(to_json(results, info, seconds), indent=2) + "\n")
-    if problems:
+    write_json(options.json, results, refused, info, seconds)
+    if refused:
         return EXIT_USAGE
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK

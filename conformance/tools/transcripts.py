@@ -161,6 +161,8 @@ _ENTRY = re.compile(
     r"|(?P<take>Takes)|(?P<drop>Drops)"
     r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?"
     r"|Losses\s+(?P<losses>\d+)\s+points?"  # Backgammon Galaxy: beside the winner's `Wins`
+    r"|(?P<concedes>Concedes)\b"  # Backgammon Studio, eXtreme Gammon: the loser's side of a resignation
+    r"|(?P<resigns>(?:00:[ \t]+)?\?\?\?\?)"  # no roll, then a resignation: `00: ????` or a bare `????`
     r"|(?P<again>\d+)\)",  # Backgammon Galaxy: the move number again, mid-line, before `Losses`
     re.I,
 )
@@ -179,14 +181,16 @@ class _GameDraft:
     named: bool = False  # the names (and score) line is read
     unread: tuple[int, str] | None = None  # the first line that cannot be read, and why
     last_line: int = 0  # the file's last line when this game is the last one
+    resigned_at: int = 0  # the line of a turn with no roll (`00: ????`, `????`): a resignation follows
+    cut: bool = False  # the file ends in the middle of this game's last line (no line break after it)
 
     def final_actions(self) -> tuple[Action, ...]:
         """The actions, a beaver as such; a roll without a move just before a resignation is the dice a player
         rolled before resigning (GNU Backgammon's export writes them so), not a play."""
         actions = beavers(self.actions)
         if self.ending is None and self.last_line and actions and actions[-1].line == self.last_line:
-            if actions[-1].kind == "play" and not actions[-1].play:
-                actions = actions[:-1]  # the file is cut after the dice: the play was never written
+            if actions[-1].kind == "play" and (self.cut or not actions[-1].play):
+                actions = actions[:-1]  # the file is cut after the dice or within the play: not recorded whole
         if self.ending and actions and actions[-1].kind == "play" and not actions[-1].play:
             last = actions[-1]
             if self.ending.line - last.line in (0, 1) and self.ending.winner != last.side:
@@ -256,6 +260,7 @@ def read_mat(path: Path, text: str) -> Transcript:
             game.unread = (n, exc.message)
     if games:
         games[-1].last_line = len(text.rstrip().splitlines())
+        games[-1].cut = not text.endswith(("\n", "\r"))
     if length is None:
         raise TranscriptError(path, None, "no match length ('3 point match'): not a .mat transcript")
     if not games:
@@ -294,13 +299,9 @@ def _names(path: Path, n: int, line: str, game: _GameDraft, players: tuple[str, 
         raise TranscriptError(path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}")
     names = (m["a"], m["b"]) if m else (plain[0], plain[1])
     names = (_RATING.sub("", names[0]), _RATING.sub("", names[1]))  # `name (1712.3) : 0`: the rating changes
-    if players is not None and names != players:
-        raise TranscriptError(
-            path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"
-        )
     game.named = True
     game.score = (int(m["sa"]), int(m["sb"])) if m else None
-    return names
+    return players or names  # a name that changes between games (a renamed account) names the same side
 
 
 def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
@@ -315,8 +316,11 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
     if not entries:
         return
     for column, m in entries:
-        if m["losses"]:
+        if m["losses"] or m["concedes"]:
             continue  # the loser's side of the result, said again by the winner's `Wins`
+        if m["resigns"]:  # a turn with no roll: only a resignation may follow it
+            game.resigned_at = game.resigned_at or n
+            continue
         if m["again"]:
             if not numbered or int(m["again"]) != game.move:
                 raise TranscriptError(path, n, f"{m[0]!r} in the middle of a line (move {game.move})")
@@ -331,6 +335,10 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
             raise TranscriptError(path, n, f"{m[0]!r} outside a numbered move line")
         if game.ending:
             raise TranscriptError(path, n, f"{m[0]!r} after the result of game {game.number} (line {game.ending.line})")
+        if game.resigned_at:
+            raise TranscriptError(
+                path, n, f"{m[0].strip()!r} after a turn with no roll (line {game.resigned_at}), which only a resignation follows"
+            )
         if game.actions:
             side = other(game.actions[-1].side)
         else:
