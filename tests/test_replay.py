@@ -468,3 +468,16 @@ def test_the_json_names_every_finding_where_it_is(capsys, tmp_path):
         assert Path(f["path"]).exists() and f["line"] >= 1 and f["game"] >= 1 and "move" in f
     (error,) = [f for e in report["transcripts"] for f in e["errors"]]
     assert (Path(error["path"]).name, error["line"], error["game"], error["move"]) == ("illegal-play.mat", 9, 1, 3)
+
+
+def test_a_file_of_several_matches_is_read_match_by_match(capsys, tmp_path):
+    """Matches one after another in one file (each with its header, or `Game 1` again): each replayed as a match."""
+    one = (FIXTURES / "gnubg-1pt.mat").read_text()
+    again = one[one.index(" Game 1") :]  # the same match without its header: `Game 1` begins the next one
+    path = write(tmp_path, "three.mat", one + "\n" + one + "\n" + again)
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    names = [t["path"] for t in report["transcripts"]]
+    assert status == 0 and names == [f"{path} (match {k})" for k in (1, 2, 3)]
+    assert [t["games"] for t in report["transcripts"]] == [1, 1, 1] and report["summary"]["errors"] == 0
+    lines = one.count("\n") + 1
+    assert [t["notes"][-1]["line"] > lines * k for k, t in enumerate(report["transcripts"])] == [True] * 3

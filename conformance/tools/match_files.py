@@ -10,7 +10,16 @@ from gammonspec.model.yamlio import file_bytes
 
 
 def read(path: Path) -> Transcript:
-    """The transcript in `path`, by its content: SGF when it starts with '(', else the .mat format."""
+    """The one match in `path` (read_all); a file holding several is a TranscriptError."""
+    first, *more = read_all(path)
+    if more:
+        raise TranscriptError(path, None, f"holds {len(more) + 1} matches: read it with read_all")
+    return first
+
+
+def read_all(path: Path) -> list[Transcript]:
+    """The matches in `path`, by its content: SGF when it starts with '(', else the .mat format (which may hold
+    several one after another)."""
     raw = file_bytes(path, TranscriptError)
     try:
         text = raw.decode("utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
@@ -19,5 +28,5 @@ def read(path: Path) -> Transcript:
     if not text.strip():
         raise TranscriptError(path, None, "empty: no match in it")
     if text.lstrip().startswith("("):
-        return read_sgf(path, text)
+        return [read_sgf(path, text)]
     return read_mat(path, text)

@@ -23,7 +23,7 @@ from typing import Any
 
 from gammonspec.conformance.harness.board import draw
 from gammonspec.conformance.harness.launch import EngineSpec
-from gammonspec.conformance.tools.match_files import read
+from gammonspec.conformance.tools.match_files import read_all
 from gammonspec.conformance.tools.replay_report import Finding, Replayed, text, write_json
 from gammonspec.conformance.tools.transcripts import Action, Ending, Game, Transcript, TranscriptError, files_in
 from gammonspec.model.games import GAME_DATA
@@ -300,7 +300,7 @@ def nearest(before: Layout, after: Layout | None, side: Side, legal: set[Layout]
 
 
 def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profile, transcript: Transcript) -> Replayed:
-    out = Replayed(str(transcript.path), transcript.format, target.name)
+    out = Replayed(transcript.name, transcript.format, target.name)
     rules = _rules(target, transcript)
     match = Match(transcript.length)
     winner: Side | None = None
@@ -309,7 +309,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         out.findings.append(
             Finding(
                 "note",
-                out.path,
+                str(transcript.path),
                 transcript.games[0].line,
                 1,
                 None,
@@ -322,7 +322,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         if game.unread:
             out.skipped += 1
             line, why = game.unread
-            out.findings.append(Finding("note", out.path, line, game.number, None, f"game not replayed: {why}"))
+            out.findings.append(Finding("note", str(transcript.path), line, game.number, None, f"game not replayed: {why}"))
             resync = True
             continue
         if resync and game.score is not None and game.score != match.score and winner is None:
@@ -331,7 +331,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
             if not match.crawford and length_minus_one(match):
                 started += " (not recorded whether it is the Crawford game: taken as after it)"
             out.findings.append(
-                Finding("note", out.path, game.line, game.number, None, f"{started}: judged from its recorded score")
+                Finding("note", str(transcript.path), game.line, game.number, None, f"{started}: judged from its recorded score")
             )
         resync = False
         replay = _Game(
@@ -437,7 +437,7 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
     )
     for path in reading:
         try:
-            transcripts.append(read(path))
+            transcripts += read_all(path)
         except TranscriptError as exc:
             reading.clear()
             say(exc)

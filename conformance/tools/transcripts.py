@@ -88,6 +88,12 @@ class Transcript:
     options: dict[str, bool] = field(default_factory=dict)  # backgammon options the transcript records
     crawford_rule: bool | None = None  # whether it says the match is played under the Crawford rule
     cap: int | None = None  # the most points a money game is recorded with (Backgammon Galaxy's: 16)
+    part: int = 0  # its place among the matches of a file that holds several (0: the file's only match)
+
+    @property
+    def name(self) -> str:
+        """How reports name it: its file, and which match of the file."""
+        return f"{self.path} (match {self.part})" if self.part else str(self.path)
 
 
 SUFFIXES = (".mat", ".txt", ".sgf")  # what a folder given to replay is searched for
@@ -219,11 +225,22 @@ def _entries(path: Path, n: int, text: str, start: int) -> list[tuple[int, re.Ma
         pos = m.end()
 
 
-def read_mat(path: Path, text: str) -> Transcript:
-    tags: dict[str, str] = {}
+@dataclass
+class _MatchDraft:
+    """One match of a .mat file as it is read: its header tags, length, games and players."""
+
+    tags: dict[str, str] = field(default_factory=dict)
     length: int | None = None
-    games: list[_GameDraft] = []
+    games: list[_GameDraft] = field(default_factory=list)
     players: tuple[str, str] | None = None
+    last: int = 0  # its last line that is not blank
+
+
+def read_mat(path: Path, text: str) -> list[Transcript]:
+    """Every match of a .mat text, in order: a file may hold several one after another, each starting with its
+    own `N point match` header, or with `Game 1` again (the same length and header tags)."""
+    matches: list[_MatchDraft] = []
+    match, following = _MatchDraft(), {}  # following: tags read after a game, the next match's
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         if not line.strip():
@@ -231,36 +248,51 @@ def read_mat(path: Path, text: str) -> Transcript:
         if line.lstrip().startswith(";"):
             tag = _TAG.match(line.strip())
             if tag:
-                tags[tag["key"].lower()] = tag["value"]
+                (following if match.games else match.tags)[tag["key"].lower()] = tag["value"]
             continue
-        if length is None:
+        if match.length is None:
             m = _LENGTH.match(line)
             if not m:
                 raise TranscriptError(path, n, f"expected the match length ('3 point match'), found {line.strip()!r}")
-            length = int(m["n"])
+            match.length = int(m["n"])
             continue
-        m = _GAME.match(line)
+        restart, m = _LENGTH.match(line), _GAME.match(line)
+        if match.games and (restart or m and int(m["n"]) == 1):  # the next match begins
+            matches.append(match)
+            tags = following if restart else {**match.tags, **following}
+            match, following = _MatchDraft(tags, int(restart["n"]) if restart else match.length), {}
+            if restart:
+                continue
+        match.last = n
         if m:
             number = int(m["n"])
-            if number != len(games) + 1:
-                raise TranscriptError(path, n, f"game {number} follows game {len(games)}")
-            games.append(_GameDraft(number, n))
+            if number != len(match.games) + 1:
+                raise TranscriptError(path, n, f"game {number} follows game {len(match.games)}")
+            match.games.append(_GameDraft(number, n))
             continue
-        if not games:
+        if not match.games:
             raise TranscriptError(path, n, f"expected 'Game 1', found {line.strip()!r}")
-        game = games[-1]
+        game = match.games[-1]
         if game.unread:
             continue  # the rest of a game with a line that cannot be read
         try:
             if not game.named and not game.actions:
-                players = _names(path, n, line, game, players)
+                match.players = _names(path, n, line, game, match.players)
             else:
                 _mat_line(path, n, line, game)
         except TranscriptError as exc:
             game.unread = (n, exc.message)
+    if match.games:
+        match.games[-1].cut = not text.endswith(("\n", "\r"))
+    read = [_transcript(path, m) for m in [*matches, match]]
+    return read if len(read) == 1 else [replace(t, part=k) for k, t in enumerate(read, 1)]
+
+
+def _transcript(path: Path, match: _MatchDraft) -> Transcript:
+    """A match read whole, checked for what a replay needs."""
+    tags, length, games = match.tags, match.length, match.games
     if games:
-        games[-1].last_line = len(text.rstrip().splitlines())
-        games[-1].cut = not text.endswith(("\n", "\r"))
+        games[-1].last_line = match.last
     if length is None:
         raise TranscriptError(path, None, "no match length ('3 point match'): not a .mat transcript")
     if not games:
@@ -283,7 +315,7 @@ def read_mat(path: Path, text: str) -> Transcript:
         path,
         "mat",
         length,
-        players or ("", ""),
+        match.players or ("", ""),
         tuple(Game(g.number, g.line, g.score, None, g.final_actions(), g.ending, g.unread) for g in games),
         options,
         crawford,
