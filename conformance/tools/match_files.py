@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gammonspec.conformance.tools.sgf import read_sgf
-from gammonspec.conformance.tools.transcripts import Transcript, TranscriptError, read_mat
+from gammonspec.conformance.tools.transcripts import BINARY, Transcript, TranscriptError, read_mat
 from gammonspec.model.yamlio import file_bytes
 
 
@@ -21,6 +21,14 @@ def read_all(path: Path) -> list[Transcript]:
     """The matches in `path`, by its content: SGF when it starts with '(', else the .mat format (which may hold
     several one after another)."""
     raw = file_bytes(path, TranscriptError)
+    binary = BINARY.get(path.suffix.lower())
+    if binary or b"\0" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise TranscriptError(
+            path,
+            None,
+            f"{binary or 'a binary file'}, not a match transcript: replay reads the text exports (.mat, .txt) and"
+            " GNU Backgammon's SGF; export the match as text from the program that saved it",
+        )
     try:
         text = raw.decode("utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
     except UnicodeDecodeError:

@@ -26,6 +26,7 @@ from typing import Literal
 
 from gammonspec.model.notation import NotationError, parse
 from gammonspec.model.state import Side, other
+from gammonspec.model.terminal import say
 from gammonspec.model.yamlio import DataError
 
 Kind = Literal["play", "double", "take", "drop", "beaver"]
@@ -99,12 +100,25 @@ class Transcript:
 SUFFIXES = (".mat", ".txt", ".sgf")  # what a folder given to replay is searched for
 
 
+BINARY = {  # match files in a binary format, by suffix: named (match_files.py), never read as text
+    ".xg": "an eXtreme Gammon match (.xg, binary)",
+    ".xgp": "an eXtreme Gammon position (.xgp, binary)",
+    ".bgf": "a BGBlitz match (.bgf, binary)",
+    ".gvab": "a GammonView match (.gvab, binary)",
+}
+
+
 def files_in(paths: list[Path]) -> list[Path]:
-    """The paths given, each folder replaced by the transcripts in it and its subfolders (by suffix, sorted)."""
+    """The paths given, each folder replaced by the transcripts in it and its subfolders (by suffix, sorted; a
+    link to nothing is kept, to be refused when read); binary match files there are counted in a note."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
+            inside = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and not p.is_dir())
+            binary = [p for p in path.rglob("*") if p.suffix.lower() in BINARY and not p.is_dir()]
+            if binary:
+                kinds = ", ".join(sorted({p.suffix.lower() for p in binary}))
+                say(f"note: {path}: {len(binary)} binary match file(s) ({kinds}) not read: export them as text")
             if not inside:
                 raise TranscriptError(path, None, f"a folder with no transcript in it ({', '.join(SUFFIXES)})")
             found += inside
