@@ -481,3 +481,32 @@ def test_a_file_of_several_matches_is_read_match_by_match(capsys, tmp_path):
     assert [t["games"] for t in report["transcripts"]] == [1, 1, 1] and report["summary"]["errors"] == 0
     lines = one.count("\n") + 1
     assert [t["notes"][-1]["line"] > lines * k for k, t in enumerate(report["transcripts"])] == [True] * 3
+
+
+def _walked(game) -> list[tuple]:
+    """A game's actions, each play as the layout it leaves."""
+    layout, walked = start_layout("backgammon"), []
+    for a in game.actions:
+        if a.kind == "play":
+            layout = apply(layout, a.side, a.play) if a.play else layout
+        walked.append((a.kind, a.side, a.dice, layout if a.kind == "play" else None))
+    return walked
+
+
+def test_gnubg_export_match_text_reads_as_the_sgf_of_the_same_match(capsys, tmp_path):
+    """GNU Backgammon's `export match text` (one file a game, with diagrams and analysis) of two matches: each
+    game's actions are those of the SGF the program saved, and the files replay clean."""
+    exported = FIXTURES / "export-text"
+    pairs = [("gnubg-5pt-plain.sgf", ["gnubg-5pt-plain-export.txt", "gnubg-5pt-plain-export_002.txt",
+              "gnubg-5pt-plain-export_003.txt"]), ("gnubg-money.sgf", ["gnubg-money-export.txt"])]
+    for sgf, texts in pairs:
+        games = read(FIXTURES / sgf).games
+        read_games = [read(exported / name).games[0] for name in texts]
+        assert [g.number for g in read_games] == [g.number for g in games]
+        for ours, theirs in zip(read_games, games):  # each play as the position it leaves (spellings differ)
+            assert _walked(ours) == _walked(theirs)
+            assert (ours.ending.winner, ours.ending.points) == (theirs.ending.winner, theirs.ending.points)
+            assert ours.score == (theirs.score or (0, 0))
+    status, report, _ = replay(capsys, tmp_path, str(exported))
+    assert status == 0 and report["summary"]["errors"] == 0 and report["summary"]["games"] == 4
+    assert report["summary"]["plays"] == 106 + 42

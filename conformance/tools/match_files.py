@@ -1,9 +1,11 @@
-"""Reading a match file into a transcript: SGF or the .mat format, told apart by the file's content."""
+"""Reading a match file into transcripts: SGF, GNU Backgammon's match text or the .mat format, told apart by the
+file's content."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from gammonspec.conformance.tools.gnubg_text import MARK, read_gnubg_text
 from gammonspec.conformance.tools.sgf import read_sgf
 from gammonspec.conformance.tools.transcripts import BINARY, Transcript, TranscriptError, read_mat
 from gammonspec.model.yamlio import file_bytes
@@ -37,4 +39,6 @@ def read_all(path: Path) -> list[Transcript]:
         raise TranscriptError(path, None, "empty: no match in it")
     if text.lstrip().startswith("("):
         return [read_sgf(path, text)]
+    if text.lstrip().startswith(MARK):
+        return [read_gnubg_text(path, text.lstrip())]
     return read_mat(path, text)
