@@ -353,7 +353,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
             say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
             return EXIT_USAGE
         cases = _loaded(args).cases
-        results = [identify.identify(engine, cases, profiles.override(t, changes)) for t in targets]
+        results = [identify.identify(engine, cases, t) for t in profiles.override_all(targets, changes)]
     except (ValueError, EngineLoadError) as exc:
         say(exc)
         return EXIT_USAGE
