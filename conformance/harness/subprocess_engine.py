@@ -284,8 +284,7 @@ class SubprocessEngine:
             declared = tuple(profiles.from_data(p, "engine hello") for p in hello.get("profiles", []))
         except DataError as exc:
             self._fail(f"engine declares a bad profile: {exc.message}")
-        clash = profiles.clashing_name(declared, hello["rulesets"])
-        if clash:
+        if clash := profiles.clashing_name(declared, hello["rulesets"]):
             self._fail(f"engine declares a bad profile: {clash}")
         self.hello_notes = unknown_fields(hello)
         self.unknown_capabilities = [c for c in hello.get("capabilities", []) if c not in CAPABILITIES]
@@ -406,7 +405,8 @@ class SubprocessEngine:
             except ProtocolError as exc:
                 if expect_id is None and (refusal := hello_refusal(raw)):
                     self._fail(f"engine answered the handshake with {refusal}")
-                self._fail(f"invalid message from engine: {exc}")
+                late = " (or a line written late, after its previous answer)" if self._answered else ""
+                self._fail(f"invalid message from engine: {exc}{late}")
             rid = reply.get("id")
             if expect_id is not None and reply["type"] == "hello":  # a second handshake: unasked, however late
                 self.strays.append(("the handshake", raw.decode("utf-8", errors="replace").rstrip()))

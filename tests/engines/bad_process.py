@@ -4,7 +4,8 @@ It answers as the reference engine does (through `gammonspec serve`'s own `answe
 MODE says otherwise: `hello-*` modes break the handshake, the others the first request (or, for
 `stray-*`, write an extra line after the first answer; `stale-id` answers each request after the
 first with the id of the one before; `renamed-after-crash` crashes once, leaving a file `crashed-once` in the
-current folder, and its next process declares another name and rulesets)."""
+current folder, and its next process declares another name and rulesets; `late-stray` writes a log line of
+its first answer only when the second request comes, before answering it)."""
 
 from __future__ import annotations
 
@@ -165,6 +166,9 @@ def main() -> int:
             reply, previous = {**reply, "id": previous}, message["id"]
             say(json.dumps(reply))
             continue
+        if MODE == "late-stray" and previous is not None and not done:  # the first answer's log line, written late
+            done = True
+            say("DEBUG: answered " + previous)
         previous = message["id"]
         if MODE.startswith("stray-") and not done:  # the answer and the extra line in one write
             done = True
