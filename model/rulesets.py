@@ -82,7 +82,10 @@ class Rules:
         return self.switches[switch]
 
     def option(self, name: str) -> Any:
-        return self.options[name]
+        try:
+            return self.options[name]
+        except KeyError:  # a request that does not carry an option its switch values need
+            raise RulesError(f"rules of {self.ruleset!r}: no value of option {name}, which these rules need") from None
 
     @property
     def state_hitting(self) -> bool | None:
