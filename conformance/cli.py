@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import signal
 import sys
 import threading
@@ -56,6 +57,13 @@ def _glob(text: str) -> str:
             i = end
         i += 1
     return text
+
+
+def report_path(text: str) -> Path:
+    """A report's file: a name ending in '/' is a folder, never a file to write."""
+    if text.endswith("/"):
+        raise argparse.ArgumentTypeError(f"{shortened(text)!r} ends in '/', a folder: give the report's file name")
+    return Path(text)
 
 
 def _cases_option(command: argparse.ArgumentParser) -> None:
@@ -124,8 +132,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--case", action="append", default=[], type=_glob, help="only case ids matching this glob")
     _cases_option(run)
-    run.add_argument("--json", type=Path, metavar="FILE", help="write the JSON report here")
-    run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report here")
+    run.add_argument("--json", type=report_path, metavar="FILE", help="write the JSON report here")
+    run.add_argument("--junit", type=report_path, metavar="FILE", help="write a JUnit XML report here")
     run.add_argument(
         "--expect-fail", type=Path, metavar="FILE", help="case ids (or ruleset::id) known to fail, one a line"
     )
@@ -143,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     ident.add_argument("--ruleset", help="ask as this ruleset (default: the engine's first of each game)")
     ident.add_argument("--profile", type=Path, metavar="FILE", help="ask as this profile")
     ident.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE", help="on top of the above")
-    ident.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+    ident.add_argument("--json", type=report_path, metavar="FILE", help="write the findings as JSON here")
     ident.add_argument("--verbose", "-v", action="store_true", help="every case id (default: as many as fit a line)")
     _cases_option(ident)
 
@@ -193,7 +201,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument(
         "--out", type=Path, default=Path("fuzz-drafts"), metavar="DIR", help="the folder for draft cases (fuzz-drafts)"
     )
-    fuzz.add_argument("--json", type=Path, metavar="FILE", help="write the findings as JSON here")
+    fuzz.add_argument("--json", type=report_path, metavar="FILE", help="write the findings as JSON here")
     fuzz.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     fuzz.add_argument(
         "--jobs",
@@ -232,7 +240,7 @@ def _parser() -> argparse.ArgumentParser:
         "--state", type=Path, metavar="FILE", help="from this protocol state (JSON), instead of the start"
     )
     perft.add_argument("--divide", action="store_true", help="the counts by first roll and by first play")
-    perft.add_argument("--json", type=Path, metavar="FILE", help="write the counts (by first roll and play) here")
+    perft.add_argument("--json", type=report_path, metavar="FILE", help="write the counts (by first roll and play) here")
     _spread_arguments(perft)
     _dask_argument(perft)
 
@@ -241,11 +249,11 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--rule", action="append", default=[], type=_glob, help="only cases pinning a matching rule")
     export.add_argument("--case", action="append", default=[], type=_glob, help="only case ids matching this glob")
     _cases_option(export)
-    export.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the document here")
+    export.add_argument("--json", type=report_path, required=True, metavar="FILE", help="write the document here")
 
     merge = commands.add_parser("merge", help="combine the JSON reports of the shards of a run or a perft")
     merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT", help="the shards' JSON reports")
-    merge.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the merged report here")
+    merge.add_argument("--json", type=report_path, required=True, metavar="FILE", help="write the merged report here")
 
     _ask_arguments(commands.add_parser("ask", help="one position and roll: every ruleset's answer, side by side"))
 
@@ -255,7 +263,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _engine_arguments(replay)
     _target_arguments(replay)
-    replay.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON here")
+    replay.add_argument("--json", type=report_path, metavar="FILE", help="write the report as JSON here")
     replay.add_argument("--quiet", "-q", action="store_true", help="errors and totals only (no notes)")
     return parser
 
@@ -345,7 +353,10 @@ def _engine_arguments(command: argparse.ArgumentParser) -> None:
     engine = command.add_mutually_exclusive_group()
     engine.add_argument("--engine", metavar="MODULE:ATTR", help="a Python engine, or the name of an installed one")
     engine.add_argument(
-        "--engine-cmd", metavar="COMMAND", help="an engine process speaking the protocol (spec/protocol.md)"
+        "--engine-cmd",
+        metavar="COMMAND",
+        help="an engine process speaking the protocol (spec/protocol.md); split as a shell quotes words, run without"
+        " one: for pipes, redirections or variables, give sh -c '...'",
     )
     _limit_arguments(command)
 
@@ -382,7 +393,24 @@ def _perft_depth(text: str) -> int:
     return depth
 
 
+def _standard_streams() -> None:
+    """Standard streams a command can always write: a closed one (`run >&-`) is /dev/null, not the next pipe an
+    engine is given, and text the terminal's encoding lacks (a board's characters under an ASCII locale) is escaped."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.dup2(os.open(os.devnull, os.O_RDWR), fd)
+    for name, fd in (("stdout", 1), ("stderr", 2)):
+        stream = getattr(sys, name)
+        if stream is None:  # Python had no stream for a descriptor closed at its start
+            setattr(sys, name, open(fd, "w", encoding="utf-8", errors="backslashreplace", closefd=False))
+        elif hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _standard_streams()
     args = _parser().parse_args(argv)
     limits(args)
     from gammonspec.conformance import commands  # here: --help and a usage error load no command
@@ -391,6 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     stdout, sys.stdout = sys.stdout, ReaderGone(sys.stdout)
     main_thread = threading.current_thread() is threading.main_thread()
     on_term = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    on_hup = signal.signal(signal.SIGHUP, _hang_up) if main_thread and hasattr(signal, "SIGHUP") else None
     on_int = signal.signal(signal.SIGINT, _interrupt) if main_thread and _default_sigint() else None
     try:
         return handler(args)
@@ -399,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return _interrupted("interrupted", 130)
+    except HungUp:
+        return _interrupted("hung up", 129)
     except Terminated:
         return _interrupted("terminated", 143)
     except BrokenPipeError:  # serve's reader has gone
@@ -412,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
         report_files.release()
         if on_term is not None:
             signal.signal(signal.SIGTERM, on_term)
+        if on_hup is not None:
+            signal.signal(signal.SIGHUP, on_hup)
         if on_int is not None:
             signal.signal(signal.SIGINT, on_int)
 
@@ -422,6 +455,14 @@ class Terminated(BaseException):
 
 def _terminate(signum: int, frame: object) -> None:
     raise Terminated
+
+
+class HungUp(Terminated):
+    """SIGHUP arrived (the terminal closed): ends the command as SIGTERM does."""
+
+
+def _hang_up(signum: int, frame: object) -> None:
+    raise HungUp
 
 
 class Interrupted(KeyboardInterrupt):

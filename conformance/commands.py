@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from gammonspec.conformance.harness import report_files
 from gammonspec.conformance.harness.loading import load_engine
 from gammonspec.model import profiles
-from gammonspec.model.interface import EngineLoadError
+from gammonspec.model.interface import EngineFailure, EngineLoadError
 from gammonspec.model.rulesets import rulesets
-from gammonspec.model.terminal import clipped, say, shortened
+from gammonspec.model.terminal import clipped, printable, say, shortened
 from gammonspec.model.yamlio import DataError, read_text
 
 if TYPE_CHECKING:
@@ -92,15 +92,23 @@ def _read_expect_fail(path: Path, cases: tuple[Case, ...]) -> tuple[set[str], li
 
 
 
-def _apart(args: argparse.Namespace) -> None:
-    """A run's reports go to two files, neither of them one it reads (a case file, the known failures)."""
-    read = [("--cases", p) for p in args.cases] + ([("--expect-fail", args.expect_fail)] if args.expect_fail else [])
-    written = [(o, p) for o, p in (("--json", args.json), ("--junit", args.junit)) if p is not None]
-    for k, (option, path) in enumerate(written):
-        for other, taken in read + written[:k]:
-            if path.resolve() == taken.resolve():
-                raise DataError(path, None, f"{option}: the same file as {other}: a run never writes over what it uses")
+def _inputs(args: argparse.Namespace) -> list[tuple[str, Path, tuple[str, ...]]]:
+    """The files and folders a command reads (option, path, the suffixes a folder is searched for)."""
+    from gammonspec.conformance.harness.cases import SUFFIXES
 
+    read = [("--cases", p, SUFFIXES) for p in getattr(args, "cases", [])]
+    profile = getattr(args, "profile", [])
+    read += [("--profile", p, ()) for p in (profile if isinstance(profile, list) else [profile] if profile else [])]
+    read += [(option, getattr(args, name), ()) for option, name in (("--expect-fail", "expect_fail"), ("--state", "state")) if getattr(args, name, None)]
+    return read
+
+
+def _claim(args: argparse.Namespace, *options: str, read: list[tuple[str, Path, tuple[str, ...]]] | None = None) -> None:
+    """Claim the command's reports (report_files.claim), each apart from what it reads and from the others."""
+    written = [(option, getattr(args, option.lstrip("-"))) for option in options]
+    for option, path in written:
+        report_files.claim(option, path)
+    report_files.apart(written, _inputs(args) + (read or []))
 
 
 def _unmatched(option: str, what: str, patterns: list[str], values: set[str]) -> str | None:
@@ -122,31 +130,36 @@ def _nothing_planned(args: argparse.Namespace, cases: tuple[Case, ...]) -> str:
 
 
 
-def _targets(profile_files: list[Path], switches: list[str]) -> dict[str, Ruleset | Profile]:
-    """What the cases run under: the profiles given, or every ruleset; `--switch` values on top of each."""
-    targets: list[Ruleset | Profile] = [profiles.load(path) for path in profile_files] or list(rulesets().values())
-    if switches:
-        changes = profiles.parse_overrides(switches)
-        targets = [profiles.override(target, changes) for target in targets]
+def _targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
+    """What the cases run under: the profiles given, or every ruleset, narrowed to the games and rulesets named;
+    `--switch` values on top of each (an option where it has that option)."""
+    loaded = [profiles.load(path) for path in args.profile]
+    for k, profile in enumerate(loaded):
+        first = next((path for path, p in zip(args.profile, loaded[:k]) if p.name == profile.name), None)
+        if first is not None:
+            raise DataError(
+                args.profile[k], None, f"profile {profile.name}: the name of the profile in {first} too (each needs its own)"
+            )
+    targets: list[Ruleset | Profile] = [
+        t
+        for t in list(loaded) or list(rulesets().values())
+        if (not args.game or t.game in args.game)
+        and (not args.ruleset or {t.name, getattr(t, "base", t.name)} & set(args.ruleset))
+    ]
+    if args.switch:
+        targets = profiles.override_all(targets, profiles.parse_overrides(args.switch))
     return {target.name: target for target in targets}
 
 
-
 def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
-    """The rulesets or profiles of `_target_arguments`, narrowed to the games and rulesets named; ValueError if none."""
+    """The rulesets or profiles of `_target_arguments` (`_targets`); ValueError if none."""
     unknown = set(args.ruleset) - set(rulesets())
     if unknown:
         raise ValueError(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
-    targets = {
-        name: t
-        for name, t in _targets(args.profile, args.switch).items()
-        if (not args.game or t.game in args.game)
-        and (not args.ruleset or {t.name, getattr(t, "base", t.name)} & set(args.ruleset))
-    }
+    targets = _targets(args)
     if not targets:
         raise ValueError("no ruleset or profile matches --game and --ruleset")
     return targets
-
 
 
 def _under_targets(args: argparse.Namespace, command: Callable[[dict[str, Ruleset | Profile]], int]) -> int:
@@ -163,6 +176,7 @@ def _under_targets(args: argparse.Namespace, command: Callable[[dict[str, Rulese
 def cmd_perft(args: argparse.Namespace) -> int:
     from gammonspec.conformance.tools.perft_command import PerftOptions, command
 
+    _claim(args, "--json")
     spec = engine_spec(args)
     options = _options(PerftOptions, args, engine=spec if spec.named else None, shard=shard_of(args))
     return _under_targets(args, lambda targets: command(options, targets))
@@ -173,12 +187,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     from gammonspec.conformance.harness.runner import Filters, plan
     from gammonspec.conformance.tools import export
 
-    report_files.claim("--json", args.json)
+    _claim(args, "--json")
     loaded = _loaded(args)
     for problem in loaded.errors:
         say(problem)
     try:
-        targets = _targets(args.profile, args.switch)
+        targets = _targets(args)
     except ValueError as exc:
         say(exc)
         return EXIT_USAGE
@@ -210,9 +224,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
     from gammonspec.conformance.tools.merge import merge
 
-    out = report_files.claim("--json", args.json)
-    if any(p.resolve() == out for p in args.reports):
-        raise DataError(args.json, None, "--json: is one of the reports being merged (it would be overwritten)")
+    _claim(args, "--json", read=[("a report being merged", p, ()) for p in args.reports])
     merged = merge(args.reports)
     report_files.write(args.json, json.dumps(merged, indent=2) + "\n")
     if merged.get("kind") == "perft":
@@ -236,9 +248,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if unknown:
         say(f"unknown ruleset {', '.join(sorted(unknown))} (known: {', '.join(rulesets())})")
         return EXIT_USAGE
-    report_files.claim("--json", args.json)
-    report_files.claim("--junit", args.junit)
-    _apart(args)
+    _claim(args, "--json", "--junit")
     try:
         early = EarlyHandshake(start(options.engine))  # an engine process starts while the cases load
     except EngineLoadError as exc:
@@ -272,7 +282,7 @@ def _run_cases(args: argparse.Namespace, options: RunOptions, early: EarlyHandsh
         return fail(options, unmatched)
     filters = Filters(tuple(args.game), tuple(args.ruleset), tuple(args.rule), tuple(args.case))
     try:
-        targets = _targets(args.profile, args.switch)
+        targets = _targets(args)
     except ValueError as exc:
         return fail(options, str(exc))
     pairs = plan(loaded.cases, targets, filters)
@@ -310,7 +320,7 @@ def _progress_bar(quiet: bool, total: int) -> Callable[[Iterable[T]], Iterable[T
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from gammonspec.conformance.tools.fuzz_command import FuzzOptions, command
 
-    report_files.claim("--json", args.json)
+    _claim(args, "--json")
     options = _options(FuzzOptions, args, engine=engine_spec(args))
     existing = next(p for p in (args.out, *args.out.parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK):
@@ -325,7 +335,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
     from gammonspec.conformance.harness.launch import handshake, start
     from gammonspec.conformance.tools import identify, identify_report
 
-    report_files.claim("--json", args.json)
+    _claim(args, "--json")
     engine = start(engine_spec(args))
     try:
         info = handshake(engine)
@@ -343,14 +353,14 @@ def cmd_identify(args: argparse.Namespace) -> int:
             say(f"the engine declares no ruleset or profile of {', '.join(games) or 'any game'}")
             return EXIT_USAGE
         cases = _loaded(args).cases
-        results = [identify.identify(engine, cases, profiles.override(t, changes)) for t in targets]
+        results = [identify.identify(engine, cases, t) for t in profiles.override_all(targets, changes)]
     except (ValueError, EngineLoadError) as exc:
         say(exc)
         return EXIT_USAGE
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    print("\n\n".join(identify_report.text(r, args.verbose) for r in results))
+    print(printable("\n\n".join(identify_report.text(r, args.verbose) for r in results)))
     if args.json:
         report_files.write(args.json, json.dumps([identify_report.to_json(r) for r in results], indent=2) + "\n")
     return EXIT_FAILED if any(r.unexplained or r.errored for r in results) else EXIT_OK
@@ -388,21 +398,29 @@ def cmd_report(args: argparse.Namespace) -> int:
         engines.append((origin["name"], Unbuilt(origin["name"], pinned, origin["not_driven"])))
     from gammonspec.conformance.harness.launch import EngineSpec
 
-    engines += [(cmd, start(EngineSpec(engine_cmd=cmd, timeout=args.timeout, startup_timeout=args.startup_timeout))) for cmd in args.engine_cmd]
-    args.out.mkdir(parents=True, exist_ok=True)
-    worst = EXIT_OK
-    for name, engine in engines:
-        data = engine_report.build(engine, suite(), name)
-        if origin is not None:  # driven from a checkout: its origin, not the command line with the checkout's path
-            data["engine"].update({"adapter": origin["name"], "source": origin})
-        path = engine_report.write(args.out, data)
-        s = data["summary"]
-        if "not_driven" in data:  # written so the results page says why, yet nothing was checked
-            print(clipped(f"{path}: not driven: {data['not_driven']}"))
-        else:
-            print(f"{path}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
-        if s["failed"] or s["errored"] or "not_driven" in data:
-            worst = EXIT_FAILED
+    try:
+        engines += [(cmd, start(EngineSpec(engine_cmd=cmd, timeout=args.timeout, startup_timeout=args.startup_timeout))) for cmd in args.engine_cmd]
+        args.out.mkdir(parents=True, exist_ok=True)
+        worst = EXIT_OK
+        for name, engine in engines:
+            data = engine_report.build(engine, suite(), name)
+            if origin is not None:  # driven from a checkout: its origin, not the command line with the checkout's path
+                data["engine"].update({"adapter": origin["name"], "source": origin})
+            path = engine_report.write(args.out, data)
+            s = data["summary"]
+            if "not_driven" in data:  # written so the results page says why, yet nothing was checked
+                print(clipped(f"{path}: not driven: {data['not_driven']}"))
+            else:
+                print(f"{path}: {s['passed']} passed, {s['failed']} failed, {s['errored']} errored, {s['skipped']} skipped")
+            if s["failed"] or s["errored"] or "not_driven" in data:
+                worst = EXIT_FAILED
+    except EngineFailure as exc:
+        say(exc)
+        return EXIT_USAGE
+    finally:  # every engine process stopped, with what it started
+        for _, engine in engines:
+            if hasattr(engine, "close"):
+                engine.close()
     return worst
 
 
@@ -465,8 +483,9 @@ def cmd_pinning(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from gammonspec.conformance.tools.replay import ReplayOptions, main
+    from gammonspec.conformance.tools.transcripts import SUFFIXES
 
-    report_files.claim("--json", args.json)
+    _claim(args, "--json", read=[("a transcript replayed", p, SUFFIXES) for p in args.files])
     options = _options(ReplayOptions, args, engine=engine_spec(args))
     return _under_targets(args, lambda targets: main(options, targets))
 

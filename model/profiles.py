@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from gammonspec.model.rulesets import Rules, Ruleset, admits, check_options, check_switches, registry, rulesets
+from gammonspec.model.terminal import shortened
 from gammonspec.model.yamlio import DataError, load_yaml, locate
 
 PROFILE_FIELDS = {"name", "base", "game", "switches", "options", "summary"}
@@ -105,6 +106,12 @@ def from_data(data: Any, path: Path | str, where: Any = None) -> Profile:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise DataError(path, locate(data, "name"), "profile: needs a name")
+    if name in rulesets():
+        raise DataError(
+            path,
+            locate(data, "name"),
+            f"profile {name}: the name of a ruleset; a profile has a name of its own (reports would mix the two)",
+        )
     switches, options = data.get("switches", {}), data.get("options", {})
     if not isinstance(switches, dict) or not isinstance(options, dict):
         raise DataError(path, locate(data, "switches"), f"profile {name}: switches and options are mappings")
@@ -142,21 +149,35 @@ def from_data(data: Any, path: Path | str, where: Any = None) -> Profile:
     return make(name, base, switches, options)
 
 
+def clashing_name(profiles: Iterable[Profile], declared: Iterable[str] = ()) -> str | None:
+    """Why these profiles, declared beside the rulesets `declared`, cannot each have their own results: a name
+    given twice, or also a ruleset's; None when every name is its own."""
+    rulesets_named = set(declared)
+    seen = set(rulesets_named)
+    for profile in profiles:
+        if profile.name in seen:
+            what = "a ruleset's" if profile.name in rulesets_named else "another profile's"
+            return f"profile {profile.name}: the name is also {what} (each needs a name of its own)"
+        seen.add(profile.name)
+    return None
+
+
 def load(path: Path) -> Profile:
     """A profile from a YAML file (`gammonspec run --profile FILE.yaml`)."""
     return from_data(load_yaml(path), path)
 
 
-def parse_override(text: str) -> tuple[str, Any]:
+def parse_override(given: str) -> tuple[str, Any]:
     """`NAME=VALUE` for a switch or an option (`--switch`); raise ValueError with a clear message."""
-    name, sep, value = text.partition("=")
+    name, sep, value = given.partition("=")
+    text = shortened(given, 40)  # as the messages quote it: a line stays within its length
     if not sep or not name or not value:
         raise ValueError(f"--switch {text!r}: give NAME=VALUE, e.g. six-block=banned-within-turn")
     known = registry()
     if name in known["switches"]:
         if value not in known["switches"][name]["values"]:
             raise ValueError(
-                f"--switch {text!r}: switch {name} has no value {value!r} (values: {', '.join(known['switches'][name]['values'])})"
+                f"--switch {text!r}: switch {name} has no value {shortened(value, 40)!r} (values: {', '.join(known['switches'][name]['values'])})"
             )
         return name, value
     if name in known["options"]:
@@ -170,7 +191,7 @@ def parse_override(text: str) -> tuple[str, Any]:
             return name, int(value)
         raise ValueError(f"--switch {text!r}: option {name} is {kind}")
     raise ValueError(
-        f"--switch {text!r}: no switch or option {name!r} (switches: {', '.join(known['switches'])}; options: {', '.join(known['options'])})"
+        f"--switch {shortened(given, 24)!r}: unknown name (switches: {', '.join(known['switches'])}; options: {', '.join(known['options'])})"
     )
 
 
@@ -180,7 +201,7 @@ def parse_overrides(texts: Iterable[str]) -> list[tuple[str, Any]]:
     for text in texts:
         name, value = parse_override(text)
         if changes.get(name, value) != value:
-            raise ValueError(f"--switch {text!r}: {name} is given another value too ({str(changes[name]).lower()})")
+            raise ValueError(f"--switch {shortened(text, 40)!r}: {name} is given another value too ({str(changes[name]).lower()})")
         changes[name] = value
     return list(changes.items())
 
@@ -203,6 +224,25 @@ def override(target: Ruleset | Profile, changes: Iterable[tuple[str, Any]]) -> R
     options = {k: spec["default"] for k, spec in target.options.items() if len(spec["allowed"]) == 1}
     options.update({k: v for k, v in wanted.items() if k not in names})
     return make(f"{target.name}+{'+'.join(differs)}", base, switches, options)
+
+
+def override_all(targets: list[Ruleset | Profile], changes: list[tuple[str, Any]]) -> list[Ruleset | Profile]:
+    """Each target with the changes on top (`override`), an option only where the target, with the switch values
+    changed, has that option; ValueError for an option none of them has (`--switch coke-value=2` under backgammon)."""
+    switches = [(k, v) for k, v in changes if k in registry()["switches"]]
+    offered = [set(override(target, switches).options) for target in targets]
+    for name, value in changes:
+        if name not in registry()["switches"] and targets and not any(name in o for o in offered):
+            lacking = sorted({t.name for t in targets})
+            having = [rs.name for rs in rulesets().values() if name in rs.options]
+            raise ValueError(
+                f"--switch {name}={str(value).lower()}: {', '.join(lacking[:4])}{' ...' * (len(lacking) > 4)}"
+                f" {'has' if len(lacking) == 1 else 'have'} no option {name} ({', '.join(having) or 'no ruleset'} has it)"
+            )
+    return [
+        override(target, [(k, v) for k, v in changes if k in registry()["switches"] or k in offer])
+        for target, offer in zip(targets, offered)
+    ]
 
 
 def flips(ruleset: Ruleset) -> list[Profile]:

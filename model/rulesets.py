@@ -82,7 +82,10 @@ class Rules:
         return self.switches[switch]
 
     def option(self, name: str) -> Any:
-        return self.options[name]
+        try:
+            return self.options[name]
+        except KeyError:  # a request that does not carry an option its switch values need
+            raise RulesError(f"rules of {self.ruleset!r}: no value of option {name}, which these rules need") from None
 
     @property
     def state_hitting(self) -> bool | None:
@@ -96,9 +99,24 @@ class Rules:
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Rules:
-        return cls(
-            data["ruleset"], data["game"], dict(data["switches"]), dict(data.get("options", {})), data.get("profile")
-        )
+        """A request's rules; RulesError unless they give a value of every switch (whatever the ruleset's name)."""
+        switches, known = dict(data["switches"]), registry()["switches"]
+        missing, unknown = sorted(set(known) - set(switches)), sorted(set(switches) - set(known))
+        wrong = [f"{k}={v}" for k, v in sorted(switches.items()) if k in known and v not in known[k]["values"]]
+        if missing or unknown or wrong:
+            what = (
+                f"no value of {', '.join(missing)}" if missing
+                else f"unknown switches {', '.join(unknown)}" if unknown
+                else f"unknown values {', '.join(wrong)}"
+            )
+            raise RulesError(
+                f"rules of {data['ruleset']!r}: {what} (a request carries a value of every switch; see spec/switches.yaml)"
+            )
+        return cls(data["ruleset"], data["game"], switches, dict(data.get("options", {})), data.get("profile"))
+
+
+class RulesError(ValueError):
+    """A request's rules that name no complete, known switch assignment."""
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,8 @@ class Layout(NamedTuple):
                 raise StateError(
                     f"{side} has checkers on the bar, but {self.game} has no hitting and no bar here (hitting=none)"
                 )
+        if self.off == (CHECKERS, CHECKERS):
+            raise StateError(f"both sides have borne off all {CHECKERS} checkers: the game ended when the first did")
         theirs = board.mirror
         for p in range(1, 25):
             if self.white[p - 1] and self.black[theirs[p] - 1]:
@@ -240,6 +242,8 @@ class Cube:
             raise StateError(f"malformed cube: {exc!r}") from None
         if cube.value not in CUBE_VALUES or cube.owner not in (None, *SIDES):
             raise StateError(f"impossible cube {data!r} (value one of {CUBE_VALUES}, owner white, black or null)")
+        if cube.value == 1 and cube.owner is not None:
+            raise StateError(f"impossible cube {data!r}: a cube at 1 was never turned, so nobody owns it (owner null)")
         return cube
 
 
@@ -276,6 +280,13 @@ class Match:
             raise StateError(f"malformed match: {exc!r}") from None
         if match.length < 0 or min(match.score) < 0 or (match.length and max(match.score) >= match.length):
             raise StateError(f"impossible match {data!r}: a match in progress has both scores below its length")
+        if match.crawford and not match.length:
+            raise StateError(f"impossible match {data!r}: a Crawford game is a match's, money play (length 0) has none")
+        if match.crawford and match.score.count(match.length - 1) != 1:
+            raise StateError(
+                f"impossible match {data!r}: the Crawford game is played when exactly one side is one point"
+                f" from winning ({match.length - 1} of {match.length})"
+            )
         return match
 
 

@@ -9,7 +9,11 @@ import sys
 from typing import Any, TextIO
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+# control characters, and those that reorder or break the text a terminal shows (bidirectional marks and overrides,
+# line and paragraph separators)
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]"
+)
 
 
 MAX_MESSAGE = 300  # characters: an error names what is wrong, it never prints a whole document
@@ -45,7 +49,12 @@ def say(message: object) -> None:
 def printable(text: str) -> str:
     """Text from an engine made safe for a terminal and for XML: ANSI sequences dropped, other control
     characters written as escapes (tabs and newlines kept)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _ANSI.sub("", text))
+    return _CONTROL.sub(_escape, _ANSI.sub("", text))
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 class ReaderGone:

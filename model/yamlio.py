@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import functools
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,26 @@ class _Refused(yaml.MarkedYAMLError):
 _BAD_VALUE = (ValueError, KeyError, TypeError, AttributeError, OverflowError)  # what PyYAML's constructors raise
 
 
+_INT = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")  # how a case file writes a number; YAML 1.1 reads more
+
+
+def _not_decimal(node: yaml.ScalarNode, value: int) -> _Refused:
+    """A number YAML 1.1 reads otherwise than it looks (`020:` is 16), refused at its node."""
+    text = node.value
+    kind = (
+        "sexagesimal" if ":" in text
+        else "hexadecimal" if "x" in text.lower()
+        else "binary" if "b" in text.lower()
+        else "octal" if text.lstrip("+-").startswith("0")
+        else "digit-separated"
+    )
+    return _Refused(
+        None, None, f"malformed YAML: {text} is {kind} to YAML 1.1, read as {value}: write numbers in plain decimal",
+        node.start_mark,
+    )
+
+
 def _unreadable(node: yaml.Node) -> _Refused:
     """A value its tag cannot read (`!!int x`, `!!bool maybe`, `!!map 1`), located at its node."""
     what = repr(node.value) if isinstance(node, yaml.ScalarNode) else f"this {node.id}"
@@ -109,7 +131,10 @@ def _value(loader: _Loader, node: yaml.Node) -> Any:
             key = (tag, node.value)
             value = loader.scalars.get(key, _scalar)
             if value is _scalar:
-                value = loader.scalars[key] = loader.yaml_constructors[tag](loader, node)
+                value = loader.yaml_constructors[tag](loader, node)
+                if tag == _INT and not _DECIMAL.match(node.value):
+                    raise _not_decimal(node, value)
+                loader.scalars[key] = value
         else:
             return loader.construct_object(node, deep=True)
         if anchored:
@@ -176,6 +201,11 @@ def file_bytes(path: Path, error: type[DataError] = DataError) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise error(path, None, "a symbolic link that leads back to itself (a loop): link it to a file") from None
+        if path.is_symlink() and exc.errno == errno.ENOENT:
+            target = os.readlink(path)
+            raise error(path, None, f"a symbolic link to nothing ({target} does not exist): link it to a file") from None
         raise error(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
@@ -199,6 +229,9 @@ def read_text(path: Path) -> str:
     return text
 
 
+_HIDDEN_BREAK = re.compile("[\x85\u2028\u2029]")  # line breaks to YAML, not to an editor nor to this file's lines
+
+
 def load_yaml(path: Path) -> Any:
     """Parse a YAML case file; malformed YAML, aliases and merge keys raise DataError with the line."""
     return load_document(path)[0]
@@ -207,6 +240,15 @@ def load_yaml(path: Path) -> Any:
 def load_document(path: Path) -> tuple[Any, bool]:
     """A YAML file's data (as load_yaml) and whether a float is anywhere in it, noted while it was built."""
     text = read_text(path)
+    breaks = _HIDDEN_BREAK.search(text)
+    if breaks:  # YAML counts it as a line break where an editor shows none: every line after it would be misnamed
+        at = breaks.start()
+        raise DataError(
+            path,
+            _line_of(text, at),
+            f"a U+{ord(text[at]):04X} at column {at - text.rfind(chr(10), 0, at)}: YAML reads it as a line break;"
+            f" write it as \\u{ord(text[at]):04x} in a double-quoted string",
+        )
     try:
         loader = _Loader(text)
         try:

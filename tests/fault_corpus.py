@@ -10,9 +10,9 @@ does not count), and a run that executed no case never exits 0.
 
 The entries are data: tests/faults/*.yaml, one file per area, each a list of entries with the
 fields of ENTRY_SCHEMA (`class`, `kind`, `argv`, `first_line`, `status`, and optionally `files`,
-`program`, `stream`), checked once at load (a malformed entry is named with its file).  A file's
+`program`, `stream`, `stdin`, `env`, `stdout_closed`), checked once at load (a malformed entry is named with its file).  A file's
 content is text, or `{base64: ...}` for bytes, or `{copy: NAME}` for an engine program in
-tests/engines/, or a valid base file with changes: `{base: good|mini|scenario|conventions-example,
+tests/engines/, or `{link: TARGET}` for a symbolic link (to nothing, or to itself), or a valid base file with changes: `{base: good|mini|scenario|conventions-example,
 replace: [[old, new], ...] (each old occurring once), before: TEXT, after: TEXT, encoding: CODEC,
 bom: true}` (good: test_loading.GOOD, mini: conftest.MINI_SUITE, scenario: tests/faults/files/,
 conventions-example: the case file of spec/conventions.md).
@@ -60,14 +60,24 @@ class Fault:
     argv: tuple[str, ...]  # arguments after the program name
     first_line: str  # the exact first line of the error (on `stream`)
     status: int  # the documented exit status
-    files: dict[str, str | bytes] = field(default_factory=dict)  # relative path -> content, written first
+    files: dict[str, str | bytes | Link] = field(default_factory=dict)  # relative path -> content, written first
     program: str = "gammonspec"  # or "pytest" (the plugin)
     stream: str = "stderr"  # where the error's first line is: stderr or stdout
+    stdin: str = ""  # written to the command's standard input (else it reads nothing)
+    env: dict[str, str] = field(default_factory=dict)  # set in its environment
+    stdout_closed: bool = False  # started with its standard output closed (`>&-`)
 
     def __post_init__(self) -> None:
         assert self.fault_class in CLASSES, (self.kind, self.fault_class)
         assert self.stream in ("stderr", "stdout"), self.kind
         assert self.program in _PROGRAMS, self.kind
+
+
+@dataclass(frozen=True)
+class Link:
+    """A file written as a symbolic link to `target` (which may not exist, or be the link itself)."""
+
+    target: str
 
 
 @dataclass(frozen=True)
@@ -96,20 +106,32 @@ def provoke(fault: Fault, tmp: Path) -> Result:
     for name, content in fault.files.items():
         path = tmp / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
+        if isinstance(content, Link):
+            path.symlink_to(_fill(content.target, tmp))
+        elif isinstance(content, bytes):
             path.write_bytes(content)
         else:
             path.write_text(_fill(content, tmp), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ENGINES), os.environ.get("PYTHONPATH", "")])}
     env.pop("COLUMNS", None)
+    env.update(fault.env)
     argv = [*_PROGRAMS[fault.program], *(_fill(a, tmp) for a in fault.argv)]
+    streams: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    if fault.stdout_closed:
+        streams = {"stdout": None, "stderr": subprocess.PIPE, "preexec_fn": lambda: os.close(1)}
     try:
         done = subprocess.run(
-            argv, cwd=tmp, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=TIME_LIMIT, check=False
+            argv,
+            cwd=tmp,
+            env=env,
+            input=_fill(fault.stdin, tmp).encode("utf-8"),
+            timeout=TIME_LIMIT,
+            check=False,
+            **streams,
         )
     except subprocess.TimeoutExpired as exc:
         return Result(None, (exc.stdout or b"").decode(errors="replace"), (exc.stderr or b"").decode(errors="replace"))
-    return Result(done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace"))
+    return Result(done.returncode, (done.stdout or b"").decode(errors="replace"), done.stderr.decode(errors="replace"))
 
 
 def check(fault: Fault, result: Result, tmp: Path) -> None:
@@ -119,7 +141,7 @@ def check(fault: Fault, result: Result, tmp: Path) -> None:
     for name, text in (("stdout", result.stdout), ("stderr", result.stderr)):
         assert "Traceback" not in text, f"a traceback on {name}\n{shown}"
     assert len(result.stderr) <= MAX_STDERR, f"stderr of {len(result.stderr)} characters\n{shown}"
-    if fault.program == "gammonspec" and fault.argv[:1] == ("run",) and result.status == 0:
+    if fault.program == "gammonspec" and fault.argv[:1] == ("run",) and result.status == 0 and not fault.stdout_closed:
         assert sum(map(int, _RAN.findall(result.stdout))) > 0, f"a green run that ran no case\n{shown}"
     own = [_unfill(line, tmp) for line in result.stderr.splitlines() if line.startswith("gammonspec: ")]
     long = [line for line in own if len(line) > MAX_MESSAGE]
@@ -137,6 +159,7 @@ _CONTENT = {
         _TEXT,
         {"type": "object", "properties": {"base64": _TEXT}, "required": ["base64"], "additionalProperties": False},
         {"type": "object", "properties": {"copy": _TEXT}, "required": ["copy"], "additionalProperties": False},
+        {"type": "object", "properties": {"link": _TEXT}, "required": ["link"], "additionalProperties": False},
         {
             "type": "object",
             "properties": {
@@ -163,6 +186,9 @@ ENTRY_SCHEMA: dict[str, Any] = {
         "files": {"type": "object", "additionalProperties": _CONTENT},
         "program": {"enum": list(_PROGRAMS)},
         "stream": {"enum": ["stderr", "stdout"]},
+        "stdin": _TEXT,
+        "env": {"type": "object", "additionalProperties": _TEXT},
+        "stdout_closed": {"const": True},
     },
     "required": ["class", "kind", "argv", "first_line", "status"],
     "additionalProperties": False,
@@ -224,9 +250,11 @@ def _base(name: str) -> str:
     return (FAULTS / "files" / f"{name}.yaml").read_text(encoding="utf-8")
 
 
-def _content(spec: str | dict[str, Any]) -> str | bytes:
+def _content(spec: str | dict[str, Any]) -> str | bytes | Link:
     if isinstance(spec, str):
         return _expand(spec)
+    if "link" in spec:
+        return Link(spec["link"])
     if "base64" in spec:
         return base64.b64decode(spec["base64"], validate=True)
     if "copy" in spec:
@@ -254,6 +282,9 @@ def _fault(entry: dict[str, Any]) -> Fault:
         {name: _content(spec) for name, spec in entry.get("files", {}).items()},
         entry.get("program", "gammonspec"),
         entry.get("stream", "stderr"),
+        _expand(entry.get("stdin", "")),
+        dict(entry.get("env", {})),
+        entry.get("stdout_closed", False),
     )
 
 

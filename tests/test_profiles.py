@@ -177,7 +177,7 @@ def test_cli_profile_against_an_engine_that_reads_no_switches(capsys):
     [
         ("six-block", "--switch 'six-block': give NAME=VALUE"),
         ("six-block=sometimes", "switch six-block has no value 'sometimes'"),
-        ("sixblock=allowed", "no switch or option 'sixblock'"),
+        ("sixblock=allowed", "'sixblock=allowed': unknown name (switches: hitting,"),
         ("jacoby=yes", "option jacoby is boolean"),
         ("coke-value=-3", "option coke-value is at least 1"),
     ],

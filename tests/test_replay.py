@@ -135,7 +135,9 @@ def test_an_engine_that_scores_wrongly_is_caught(capsys, tmp_path):
 def test_an_engine_over_the_protocol(capsys, tmp_path):
     status, report, err = replay(capsys, tmp_path, "--engine-cmd", "gammonspec serve", str(FIXTURES / "gnubg-1pt.mat"))
     assert status == 0, err
-    assert report["summary"] == {"transcripts": 1, "games": 1, "skipped": 0, "cut_short": 0, "plays": 53, "errors": 0}
+    assert report["summary"] == {
+        "transcripts": 1, "refused": 0, "games": 1, "skipped": 0, "cut_short": 0, "plays": 53, "errors": 0
+    }
 
 
 BAD = {
@@ -215,8 +217,8 @@ def test_a_move_out_of_turn_stops_the_game(capsys, tmp_path):
     assert status == 1
     (error,) = report["transcripts"][0]["errors"]
     assert (error["line"], error["message"]) == (3, "white 21: 13/11 24/23, but it is black's turn")
-    notes = [n["message"] for n in report["transcripts"][0]["notes"]]
-    assert notes == ["the rest of this game is not checked"]
+    notes = [(n["line"], n["message"]) for n in report["transcripts"][0]["notes"]]
+    assert notes == [(3, "the rest of this game is not checked")]  # where checking stopped, not the game's start
 
 
 def test_a_beaver_as_gnubg_records_it():
@@ -282,6 +284,72 @@ def test_dice_rolled_before_a_resignation_are_no_play(tmp_path):
     assert [a.side for a in game.actions] == ["white"]
     (game,) = read(write(tmp_path, "danced.mat", danced)).games
     assert [(a.side, a.play) for a in game.actions] == [("white", "8/5 6/5"), ("black", "")]
+
+
+CONCEDED = (  # Backgammon Studio's and eXtreme Gammon's spellings of a resignation
+    " 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+    "  1) 31: 8/5 6/5                  {black}\n"
+    "  2) Wins 1 point\n\n"
+    " Game 2\n a : 1                          b : 0\n  1) 42: 8/4 6/4\n"
+)
+
+
+@pytest.mark.parametrize("black", ["Concedes", "00: ????", "????", "64: ????"])
+def test_a_resignation_as_the_programs_write_it_ends_the_game(tmp_path, black):
+    """Black's `Concedes`, a turn with no roll (`00: ????`, a bare `????`) or a roll whose move was not recorded,
+    then white's `Wins`: a resignation; the next game is read."""
+    first, second = read(write(tmp_path, "conceded.mat", CONCEDED.format(black=black))).games
+    assert first.unread is None and second.unread is None, first.unread
+    assert first.ending is not None and (first.ending.winner, first.ending.points) == ("white", 1)
+    assert [a.play for a in first.actions] == ["8/5 6/5"]  # a roll its player resigned after is no play
+
+
+def test_concedes_and_wins_on_one_line(capsys, tmp_path):
+    """eXtreme Gammon's shape: ` 2)  Concedes       Wins 1 point`, the loser's word and the winner's result."""
+    text = MAT_HEAD + "  1) 31: 8/5 6/5                 64: 24/18 13/9\n  2)  Concedes                      Wins 1 point\n"
+    status, report, _ = replay(capsys, tmp_path, str(write(tmp_path, "xg.mat", text)))
+    (entry,) = report["transcripts"]
+    assert status == 0 and (entry["games"], entry["skipped"], entry["plays"], entry["errors"]) == (1, 0, 2, [])
+    assert [n["message"] for n in entry["notes"]] == ["ended early: white resigns, black wins 1 (not judged)"]
+
+
+def test_a_turn_with_no_roll_followed_by_a_move_is_refused_where_it_is(tmp_path):
+    from gammonspec.conformance.tools.transcripts import TranscriptError
+
+    text = MAT_HEAD + "  1) 31: 8/5 6/5                 ????\n  2) 42: 8/4 6/4\n"
+    with pytest.raises(TranscriptError, match=r":6: '42: 8/4 6/4' after a turn with no roll \(line 5\)"):
+        read(write(tmp_path, "noroll.mat", text))
+
+
+def test_a_player_renamed_between_games_is_the_same_side(tmp_path):
+    text = (
+        " 3 point match\n\n Game 1\n alice : 0                      bob : 0\n  1) 31: 8/5 6/5\n"
+        "                                  Wins 1 point\n\n"
+        " Game 2\n alice2 : 0                     bob : 1\n  1) 42: 8/4 6/4\n"
+    )
+    transcript = read(write(tmp_path, "renamed.mat", text))
+    assert transcript.players == ("alice", "bob") and [g.unread for g in transcript.games] == [None, None]
+
+
+def test_a_record_cut_within_a_play_judges_only_what_was_recorded_whole(capsys, tmp_path):
+    """The file ends within the play (no line break after it): that play is not judged, the game is cut short."""
+    path = write(tmp_path, "cut.mat", MAT_HEAD + "  1) 31: 8/5 6/5                 64: 24/18")
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    (entry,) = report["transcripts"]
+    assert status == 0 and entry["errors"] == [] and entry["cut_short"] == 1 and entry["plays"] == 1
+
+
+def test_refused_inputs_are_in_the_json_even_when_every_one_is(capsys, tmp_path):
+    bad = write(tmp_path, "bad.mat", "not a match\n")
+    good = FIXTURES / "gnubg-1pt.mat"
+    status, report, _ = replay(capsys, tmp_path, str(bad), str(good))
+    assert status == 2 and [t["path"] for t in report["transcripts"]] == [str(good)]
+    assert report["refused"] == [
+        {"path": str(bad), "line": 1, "message": "expected the match length ('3 point match'), found 'not a match'"}
+    ]
+    status, report, _ = replay(capsys, tmp_path, str(bad))
+    assert status == 2 and report["engine"] is None and report["transcripts"] == []
+    assert report["summary"]["refused"] == 1 and report["refused"][0]["path"] == str(bad)
 
 
 def test_a_single_games_export_names_the_players_without_a_score(tmp_path):
@@ -400,3 +468,45 @@ def test_the_json_names_every_finding_where_it_is(capsys, tmp_path):
         assert Path(f["path"]).exists() and f["line"] >= 1 and f["game"] >= 1 and "move" in f
     (error,) = [f for e in report["transcripts"] for f in e["errors"]]
     assert (Path(error["path"]).name, error["line"], error["game"], error["move"]) == ("illegal-play.mat", 9, 1, 3)
+
+
+def test_a_file_of_several_matches_is_read_match_by_match(capsys, tmp_path):
+    """Matches one after another in one file (each with its header, or `Game 1` again): each replayed as a match."""
+    one = (FIXTURES / "gnubg-1pt.mat").read_text()
+    again = one[one.index(" Game 1") :]  # the same match without its header: `Game 1` begins the next one
+    path = write(tmp_path, "three.mat", one + "\n" + one + "\n" + again)
+    status, report, _ = replay(capsys, tmp_path, str(path))
+    names = [t["path"] for t in report["transcripts"]]
+    assert status == 0 and names == [f"{path} (match {k})" for k in (1, 2, 3)]
+    assert [t["games"] for t in report["transcripts"]] == [1, 1, 1] and report["summary"]["errors"] == 0
+    lines = one.count("\n") + 1
+    assert [t["notes"][-1]["line"] > lines * k for k, t in enumerate(report["transcripts"])] == [True] * 3
+
+
+def _walked(game) -> list[tuple]:
+    """A game's actions, each play as the layout it leaves."""
+    layout, walked = start_layout("backgammon"), []
+    for a in game.actions:
+        if a.kind == "play":
+            layout = apply(layout, a.side, a.play) if a.play else layout
+        walked.append((a.kind, a.side, a.dice, layout if a.kind == "play" else None))
+    return walked
+
+
+def test_gnubg_export_match_text_reads_as_the_sgf_of_the_same_match(capsys, tmp_path):
+    """GNU Backgammon's `export match text` (one file a game, with diagrams and analysis) of two matches: each
+    game's actions are those of the SGF the program saved, and the files replay clean."""
+    exported = FIXTURES / "export-text"
+    pairs = [("gnubg-5pt-plain.sgf", ["gnubg-5pt-plain-export.txt", "gnubg-5pt-plain-export_002.txt",
+              "gnubg-5pt-plain-export_003.txt"]), ("gnubg-money.sgf", ["gnubg-money-export.txt"])]
+    for sgf, texts in pairs:
+        games = read(FIXTURES / sgf).games
+        read_games = [read(exported / name).games[0] for name in texts]
+        assert [g.number for g in read_games] == [g.number for g in games]
+        for ours, theirs in zip(read_games, games):  # each play as the position it leaves (spellings differ)
+            assert _walked(ours) == _walked(theirs)
+            assert (ours.ending.winner, ours.ending.points) == (theirs.ending.winner, theirs.ending.points)
+            assert ours.score == (theirs.score or (0, 0))
+    status, report, _ = replay(capsys, tmp_path, str(exported))
+    assert status == 0 and report["summary"]["errors"] == 0 and report["summary"]["games"] == 4
+    assert report["summary"]["plays"] == 106 + 42

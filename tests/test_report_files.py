@@ -80,7 +80,8 @@ def test_a_closed_stdout_keeps_the_verdict_and_the_report(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("sig", "status", "how"), [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")]
+    ("sig", "status", "how"),
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"), (signal.SIGHUP, 129, "hung up")],
 )
 @pytest.mark.parametrize("module", [False, True], ids=["script", "python-m"])
 def test_an_interrupted_run_leaves_no_earlier_report(tmp_path, sig, status, how, module):

@@ -93,7 +93,10 @@ def test_merge_refuses_an_output_that_is_one_of_its_shards(shards, capsys):
     capsys.readouterr()
     assert cli.main(["merge", *map(str, shards), "--json", str(shards[0])]) == 2
     err = capsys.readouterr().err
-    assert err == f"gammonspec: {shards[0]}: --json: is one of the reports being merged (it would be overwritten)\n"
+    assert err == (
+        f"gammonspec: {shards[0]}: --json: the same file as a report being merged: a command never writes over what"
+        " it reads\n"
+    )
     assert shards[0].read_text() == before
 
 

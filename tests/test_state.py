@@ -260,14 +260,16 @@ def test_state_wire_round_trip(game):
     rng = random.Random(1 + GAMES.index(game))
     for _ in range(100):
         owner = rng.choice(SIDES)
+        value, score = rng.choice((1, 2, 4, 64)), (rng.randint(0, 6), rng.randint(0, 6))
+        cube = Cube(value, None if value == 1 else rng.choice((None, "white", "black")))  # a cube at 1 has no owner
         state = State(
             random_layout(rng, game),
             rng.choice(SIDES),
             (rng.randint(1, 6), rng.randint(1, 6)),
             TurnContext(rng.random() < 0.5, rng.randint(0, 9), rng.randint(0, 2)),
-            Cube(rng.choice((1, 2, 4, 64)), rng.choice((None, "white", "black"))),
+            cube,
             rng.choice((None, Segment(owner, (rng.randint(1, 6),) * rng.randint(1, 4), rng.random() < 0.5))),
-            rng.choice((Match(), Match(7, (rng.randint(0, 6), rng.randint(0, 6)), rng.random() < 0.5))),
+            rng.choice((Match(), Match(7, score, score.count(6) == 1 and rng.random() < 0.5))),
         )
         wire = state.to_wire()
         assert wire["game"] == game and wire["turn"] == state.turn and wire["dice"] == list(state.dice)
@@ -284,7 +286,7 @@ def test_state_wire_is_json_shaped():
         TurnContext(True, 0, 1),
         Cube(2, "white"),
         Segment("white", (4, 4), True),
-        Match(5, (1, 3), True),
+        Match(5, (1, 4), True),
     )
     assert State.from_wire(json.loads(json.dumps(state.to_wire()))) == state
 
@@ -308,6 +310,22 @@ def test_turn_context_defaults():
         (lambda w: w.__setitem__("cube", {"value": 2, "owner": "red"}), "impossible cube"),
         (lambda w: w.__setitem__("cube", 2), "malformed cube"),
         (lambda w: w.__setitem__("match", {"length": 5, "score": {"white": 5, "black": 0}}), "impossible match"),
+        (lambda w: w.__setitem__("cube", {"value": 1, "owner": "white"}), "a cube at 1 was never turned"),
+        (lambda w: w.__setitem__("match", {"length": 0, "crawford": True}), "money play .length 0. has none"),
+        (
+            lambda w: w.__setitem__("match", {"length": 5, "score": {"white": 3, "black": 2}, "crawford": True}),
+            "exactly one side is one point from winning",
+        ),
+        (
+            lambda w: w.__setitem__("match", {"length": 5, "score": {"white": 4, "black": 4}, "crawford": True}),
+            "exactly one side is one point from winning",
+        ),
+        (
+            lambda w: w["position"].__setitem__("off", {"white": 15, "black": 15})
+            or w["position"].__setitem__("white", [0] * 24)
+            or w["position"].__setitem__("black", [0] * 24),
+            "both sides have borne off all 15",
+        ),
         (lambda w: w.__setitem__("segment", {"owner": "white", "numbers": []}), "malformed segment"),
         (lambda w: w.__setitem__("segment", {"owner": "white", "numbers": [7]}), "malformed segment"),
     ],

@@ -311,6 +311,50 @@ def test_a_process_group_is_stopped_whole(spawn, tmp_path):
     assert engine.restarts == 1
 
 
+FORKING = """import subprocess, sys
+from pathlib import Path
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # in the engine's process group
+Path(sys.argv[1], f"{child.pid}.pid").touch()
+from gammonspec.conformance.harness.protocol import serve
+from gammonspec.reference import ReferenceEngine
+sys.exit(serve(ReferenceEngine()))
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, killed and waiting for a parent to reap it, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "-q", "--case", "bg-bar-*"],
+        ["run", "-q", "-j", "2", "--case", "bg-bar-*"],
+        ["report", "--out", "{tmp}/reports"],
+    ],
+    ids=["run", "run-jobs", "report"],
+)
+def test_what_an_engine_started_is_stopped_at_a_normal_end(tmp_path, argv):
+    """An engine's children are in its process group, stopped whole when the command ends, not only after a fault."""
+    import subprocess
+
+    script, pids = tmp_path / "forking.py", tmp_path / "pids"
+    script.write_text(FORKING)
+    pids.mkdir()
+    command = [str(Path(sys.executable).with_name("gammonspec")), *(a.replace("{tmp}", str(tmp_path)) for a in argv)]
+    done = subprocess.run(
+        [*command, "--engine-cmd", python_command(str(script), str(pids))], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode in (0, 1), done.stderr
+    started = [int(p.stem) for p in pids.iterdir()]
+    assert started, "the engine started no child"
+    assert not [pid for pid in started if _running(pid)], f"left running after the command ended: {started}"
+
+
 def test_engine_cmd_without_poll_is_one_line(monkeypatch, capsys):
     """Where select has no poll (Windows), --engine-cmd is refused in one line, not an internal error."""
     from gammonspec.conformance import cli
@@ -406,3 +450,52 @@ def test_time_limits_of_the_command_line(given, limits):
         args = cli._parser().parse_args([command, *extra, *given])
         cli.limits(args)
         assert (args.timeout, args.startup_timeout) == limits, command
+
+
+def test_a_restarted_engine_with_another_hello_stops_the_run(spawn, tmp_path, monkeypatch):
+    """After a crash the new process is asked its hello again; one that declares another engine is not credited."""
+    monkeypatch.chdir(tmp_path)  # where the fake leaves its mark of the first crash
+    engine = spawn(bad_process("renamed-after-crash"))
+    pairs = plan(suite(), rulesets(), Filters(cases=("bg-bar-enter-*",)))
+    outcomes = list(run(engine, pairs))
+    assert [o.status for o in outcomes] == ["errored", "errored"]  # the crash, then the other hello: no more
+    assert "engine exited without answering" in outcomes[0].message
+    assert "engine restarted with another hello than its first: its name changed (bad before, other now)" in (
+        outcomes[1].message
+    )
+    assert outcomes[1].fatal and engine.info().name == "bad"
+
+
+@pytest.mark.parametrize(
+    ("command", "fragment"),
+    [
+        ("FOO=1 ./e", "'FOO=1' sets a variable, which only a shell does: write env FOO=1"),
+        ("~/e", "'~/e' starts with ~, which only a shell expands"),
+        ("./e | tee log", "'|' is shell syntax"),
+        ("./e; ./f", "';' is shell syntax"),
+        ("python e.py $HOME", "'$' is shell syntax"),
+    ],
+)
+def test_engine_cmd_shell_syntax_is_refused_with_how_to_write_it(command, fragment):
+    from gammonspec.conformance.harness.engine_command import command_words
+    from gammonspec.model.interface import EngineLoadError
+
+    with pytest.raises(EngineLoadError, match="runs without a shell") as raised:
+        command_words(command)
+    assert fragment in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ("./e --sep '|'", ["./e", "--sep", "|"]),
+        ('./e "a > b" x=1', ["./e", "a > b", "x=1"]),
+        (r"./e \$HOME", ["./e", "$HOME"]),
+        ("env FOO=1 ./e", ["env", "FOO=1", "./e"]),
+        ("sh -c './e | tee log'", ["sh", "-c", "./e | tee log"]),
+    ],
+)
+def test_quoted_shell_characters_are_plain_arguments(command, words):
+    from gammonspec.conformance.harness.engine_command import command_words
+
+    assert command_words(command) == words

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from gammonspec.conformance.harness.messages import asked_by
 from gammonspec.conformance.harness.scenario import walk
 from gammonspec.conformance.harness.steps import Step, digest, expected_next, plays_step, result_step, spec_layout
+from gammonspec.conformance.harness.unreachable import why_unreachable
 from gammonspec.model import narde_ids, position_ids
 from gammonspec.model.rulesets import accepted, check_options, check_switches, rulesets
 from gammonspec.model.state import (
@@ -120,6 +121,19 @@ def _check_no_forbidden_block(layout: Layout, requires: dict[str, Any], options:
         raise StateError(f"{block} under {', '.join(banning)} (six-block ban), so the position cannot arise")
 
 
+def _check_reachable(raw: LineDict, game: str, steps: list[Step], requires: dict[str, Any], path: Path) -> None:
+    """Each step's state must be one a game under the case's rulesets can reach (unreachable.py)."""
+    running = [rs for rs in rulesets().values() if rs.game == game and rs.admits(requires, raw.get("options", {}))]
+    scenario = raw.get("query") == "scenario"
+    for number, step in enumerate(steps, 1):
+        found = why_unreachable(step, running)
+        if found:
+            field, why = found
+            line = step.line if scenario else locate(raw, field) or raw.line
+            at = f"step {number}: " if scenario else ""
+            raise DataError(path, line, f"case {raw['id']}: {at}a state no game reaches: {why}")
+
+
 T = TypeVar("T")
 
 
@@ -216,6 +230,7 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
             steps = [replace(steps[0], check_next=True, next=expected_next(raw["next"], owner))]
     else:
         steps = [result_step(raw, [], dict(raw["expect"]), state, where, path)]
+    _check_reachable(raw, game, steps, requires, path)
     return Case(
         id=raw["id"],
         rule_ids=tuple(raw["rules"]),
@@ -418,15 +433,23 @@ class Loaded:
 PERFT_DIR = CASES_DIR / "perft"  # the published perft tables (conformance/tools/perft.py), not case files
 
 
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        return path
+
+
 def _files(target: Path) -> tuple[list[Path], list[DataError]]:
     if target.is_dir():
         found = sorted(
             p
             for p in target.rglob("*")
-            if p.suffix in SUFFIXES and p.is_file() and PERFT_DIR.resolve() not in p.resolve().parents
+            # a link to nothing or to itself is no folder: read, it is an error, never skipped
+            if p.suffix in SUFFIXES and not p.is_dir() and PERFT_DIR.resolve() not in _resolved(p).parents
         )
         return found, [] if found else [DataError(target, None, "no case files (*.yaml, *.yml) in this folder")]
-    if not target.exists():
+    if not target.exists() and not target.is_symlink():
         return [], [DataError(target, None, "no such file or folder")]
     if target.suffix not in SUFFIXES:
         return [], [DataError(target, None, "not a case file: case files end in .yaml or .yml")]

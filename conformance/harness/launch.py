@@ -83,8 +83,22 @@ def worker_engine(spec: EngineSpec | None) -> Engine:
     `--jobs` and of a Dask cluster (keyed by thread too: in-process Dask workers are threads)."""
     key = (threading.get_ident(), spec)
     if key not in _WORKER_ENGINES:
+        if not _WORKER_ENGINES:  # stopped when the worker ends: a pool's process skips atexit, not its finalizers
+            import atexit
+            from multiprocessing import util
+
+            util.Finalize(None, close_worker_engines, exitpriority=10)
+            atexit.register(close_worker_engines)
         _WORKER_ENGINES[key] = start(spec)
     return _WORKER_ENGINES[key]
+
+
+def close_worker_engines() -> None:
+    """Stop this process's worker engines, each with everything it started (its process group)."""
+    while _WORKER_ENGINES:
+        _, engine = _WORKER_ENGINES.popitem()
+        if hasattr(engine, "close"):
+            engine.close()
 
 
 @dataclass(frozen=True)
@@ -235,7 +249,7 @@ def run_engine(
         if hasattr(engine, "close"):
             engine.close()
     rerun_args = rerun_arguments(options)
-    print(reports.text(outcomes, info, restarts, options.quiet, options.verbose, rerun_args))
+    print(printable(reports.text(outcomes, info, restarts, options.quiet, options.verbose, rerun_args)))
     if options.json:
         sharded = None if shard is None else {"shard": shard.to_json(), "plan": plan_keys}
         reports.write_json(options.json, outcomes, info, restarts, sharded, rerun_args)

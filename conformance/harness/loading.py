@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable
 
 from gammonspec.model.interface import CAPABILITIES, Engine, EngineInfo, EngineLoadError, describe_exception
+from gammonspec.model.profiles import clashing_name
 
 ENTRY_POINT_GROUP = "gammonspec.engines"
 
@@ -89,6 +90,8 @@ def check_info(spec: str, info: object) -> EngineInfo:
         value = getattr(info, name)
         if isinstance(value, str) or not isinstance(value, Iterable) or not all(isinstance(v, str) for v in value):
             problems.append(f"{name} is {value!r}, expected a tuple of names")
+    if not problems and (clash := clashing_name(info.profiles, info.rulesets)):
+        problems.append(clash)
     unknown = [c for c in info.capabilities if c not in CAPABILITIES] if not problems else []
     if unknown:
         problems.append(f"unknown capabilities {', '.join(unknown)} (known: {', '.join(CAPABILITIES)})")

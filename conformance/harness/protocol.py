@@ -16,6 +16,7 @@ from gammonspec.conformance.harness.loading import check_info
 from gammonspec.conformance.harness.messages import QUERIES, check_answer, check_methods
 from gammonspec.model import PROTOCOL_VERSION
 from gammonspec.model.interface import MAX_POSITIONS, Engine, EngineFailure, EngineInfo, Skip, describe_exception
+from gammonspec.model.rulesets import RulesError
 from gammonspec.model.state import Layout, StateError
 from gammonspec.model.terminal import clipped, shortened
 from gammonspec.model.validation import Compiled, schema
@@ -101,7 +102,7 @@ def decode(line: str, kind: str) -> dict[str, Any]:
     try:
         message = _loads(line)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, an integer of too many digits, too deep
-        raise ProtocolError(f"not JSON ({_unreadable(exc)}): {line[:80]!r}") from None
+        raise ProtocolError(f"not JSON ({_unreadable(exc)}): {shortened(repr(line[:80]), 120)}") from None
     positions = message.get("positions") if isinstance(message, dict) else None
     if isinstance(positions, list) and len(positions) > MAX_POSITIONS:  # before the schema: checking them is slow
         raise ProtocolError(f"positions: {len(positions):,} of them, over the protocol's limit of {MAX_POSITIONS:,}")
@@ -138,6 +139,19 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+def hello_refusal(raw: bytes) -> str:
+    """An `error` or `skip` line in answer to hello (which has no id), in words with the engine's own reason ('' for
+    any other line)."""
+    try:
+        message = _loads(raw.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return ""
+    if not isinstance(message, dict) or message.get("type") not in ("error", "skip"):
+        return ""
+    reason = message.get("message" if message["type"] == "error" else "reason")
+    return f"{message['type']}: {clipped(str(reason))}" if reason is not None else f"a bare {message['type']}"
+
+
 def compatible(version: str) -> bool:
     """Same major version, as semantic versioning has it."""
     return version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
@@ -157,6 +171,8 @@ def answer(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         return {"type": "skip", "id": rid, "reason": str(exc)}
     except StateError as exc:
         return {"type": "error", "id": rid, "message": f"bad state: {exc}"}
+    except RulesError as exc:
+        return {"type": "error", "id": rid, "message": f"bad rules: {exc}"}
     except EngineFailure as exc:  # a wrong answer of the engine's, already worded
         return {"type": "error", "id": rid, "message": str(exc)}
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the server reports, the runner decides

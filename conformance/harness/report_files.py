@@ -3,7 +3,8 @@
 Every command that writes a report (`--json`, `--junit`, `export --json`, `report --out`) claims its
 path before it starts and writes it with `write` when done. A claimed path:
 - is a regular file or does not exist yet (a FIFO, a device or a socket is refused, since a report
-  written into it is lost or blocks); a symlink is followed, so its target gets the report;
+  written into it is lost or blocks), or the process's own standard output (`/dev/stdout`), which gets
+  the report as it is written; a symlink is followed, so its target gets the report;
 - gets the mode the user's umask gives a new file, whichever command wrote it;
 - if the run is interrupted before it is written, an older file there is removed (`abandon`), so that
   a cancelled CI job never leaves an earlier green report that reads as this run's.
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from gammonspec.model.yamlio import DataError
@@ -22,15 +25,55 @@ _claimed: dict[Path, bool] = {}  # resolved path -> written by this process
 
 
 def claim(option: str, path: Path | None) -> Path | None:
-    """The path a report will be written to (symlinks followed), or one line saying why it cannot be."""
+    """The path a report will be written to (symlinks followed), or one line saying why it cannot be.
+
+    The process's own standard output (`--json /dev/stdout`) takes the report as it is written."""
     if path is None:
         return None
-    target = path.resolve()
+    if is_stdout(path):
+        return path
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        raise DataError(path, None, f"{option}: a symbolic link that leads back to itself (a loop)") from None
     problem = _problem(target)
     if problem:
         raise DataError(path, None, f"{option}: {problem}")
     _claimed.setdefault(target, False)
     return target
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop: claim says so
+        return path
+
+
+def apart(written: Iterable[tuple[str, Path | None]], read: Iterable[tuple[str, Path, tuple[str, ...]]]) -> None:
+    """No report is written over what the command reads: each of `written` (option, path) is neither a file of
+    `read` (option, path, the suffixes a folder given there is searched for) nor such a file in such a folder,
+    nor another report's path."""
+    inputs = [(option, _real(path), suffixes) for option, path, suffixes in read]
+    taken: list[tuple[str, Path, tuple[str, ...]]] = []
+    for option, path in written:
+        if path is None or is_stdout(path):
+            continue
+        target = _real(path)
+        for other, source, suffixes in inputs + taken:
+            inside = source.is_dir() and source in target.parents and target.suffix in suffixes
+            if target == source or inside:
+                what = "the same file as" if target == source else "a file the command reads in"
+                raise DataError(path, None, f"{option}: {what} {other}: a command never writes over what it reads")
+        taken.append((option, target, ()))
+
+
+def is_stdout(path: Path) -> bool:
+    """Whether `path` names this process's standard output (/dev/stdout, /proc/self/fd/1 or what it points to)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _problem(target: Path) -> str | None:
@@ -59,7 +102,12 @@ def _umask() -> int:
 
 
 def write(path: Path, data: str) -> None:
-    """Write the whole file or nothing: a temporary file beside it, given the umask's mode, renamed over it."""
+    """Write the whole file or nothing: a temporary file beside it, given the umask's mode, renamed over it (or,
+    for standard output, the report at once)."""
+    if is_stdout(path):
+        sys.stdout.write(data)
+        sys.stdout.flush()
+        return
     target = path.resolve()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:

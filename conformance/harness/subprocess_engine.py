@@ -18,16 +18,25 @@ import functools
 import hashlib
 import os
 import select
-import shlex
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any, BinaryIO, TypeVar
 
+from gammonspec.conformance.harness.engine_command import command_words
 from gammonspec.conformance.harness.messages import METHODS, QUERIES
-from gammonspec.conformance.harness.protocol import MAX_LINE, ProtocolError, compatible, decode, encode, unknown_fields
+from gammonspec.conformance.harness.protocol import (
+    MAX_LINE,
+    ProtocolError,
+    compatible,
+    decode,
+    encode,
+    hello_refusal,
+    unknown_fields,
+)
 from gammonspec.model import PROTOCOL_VERSION, __version__, profiles
 from gammonspec.model.interface import (
     CAPABILITIES,
@@ -38,7 +47,7 @@ from gammonspec.model.interface import (
     EngineLoadError,
     Skip,
 )
-from gammonspec.model.terminal import clipped, say
+from gammonspec.model.terminal import clipped, say, shortened
 from gammonspec.model.yamlio import DataError
 
 __all__ = ["EngineFailure", "SubprocessEngine"]
@@ -152,17 +161,6 @@ def _digest(raw: bytes) -> bytes:
     return hashlib.blake2b(raw.strip(), digest_size=16).digest()
 
 
-def command_words(command: str) -> list[str]:
-    """The engine command as words (shell quoting, no shell); EngineLoadError when empty or malformed."""
-    try:
-        words = shlex.split(command)
-    except ValueError as exc:
-        raise EngineLoadError(f"--engine-cmd {command!r}: {exc} (quote as a shell would)") from None
-    if not words:
-        raise EngineLoadError("--engine-cmd is empty: give the command that starts your engine")
-    return words
-
-
 class _StderrTail:
     """The last lines of an engine's stderr, read to its end in a thread of its own (an engine must never block on
     a full pipe).  Both that thread and `text` read the pipe, one at a time: `text` first takes up what the engine
@@ -214,6 +212,13 @@ class _StderrTail:
     def text(self) -> str:
         self._take()
         return "\n".join(self.lines)
+
+
+def _shown(value: Any) -> str:
+    """A hello field's value in a message: names, not the objects' insides."""
+    if isinstance(value, tuple):
+        return ", ".join(getattr(v, "name", str(v)) for v in value) or "none"
+    return shortened(str(value), 60)
 
 
 class SubprocessEngine:
@@ -279,9 +284,11 @@ class SubprocessEngine:
             declared = tuple(profiles.from_data(p, "engine hello") for p in hello.get("profiles", []))
         except DataError as exc:
             self._fail(f"engine declares a bad profile: {exc.message}")
+        if clash := profiles.clashing_name(declared, hello["rulesets"]):
+            self._fail(f"engine declares a bad profile: {clash}")
         self.hello_notes = unknown_fields(hello)
         self.unknown_capabilities = [c for c in hello.get("capabilities", []) if c not in CAPABILITIES]
-        self._info = EngineInfo(
+        info = EngineInfo(
             clipped(hello["name"]),  # shown in every summary line: one line, of bounded length
             clipped(hello["version"]),
             tuple(hello["rulesets"]),
@@ -290,6 +297,14 @@ class SubprocessEngine:
             declared,
             hello.get("reads_switches", False),
         )
+        if self._info is not None and info != self._info:  # a restart: its answers are credited to the first hello
+            changed = next(f.name for f in fields(info) if getattr(info, f.name) != getattr(self._info, f.name))
+            self._fail(
+                f"engine restarted with another hello than its first: its {changed} changed"
+                f" ({_shown(getattr(self._info, changed))} before, {_shown(getattr(info, changed))} now)",
+                fatal=True,
+            )
+        self._info = info
 
     def _stop(self) -> None:
         if self._proc is not None:
@@ -312,8 +327,8 @@ class SubprocessEngine:
             self._fail(f"engine closed its {stream} without answering (it is still running)")
         self._fail("engine exited without answering")
 
-    def _fail(self, message: str) -> None:
-        """Give up on this process: the next request starts a new one."""
+    def _fail(self, message: str, fatal: bool = False) -> None:
+        """Give up on this process: the next request starts a new one (with `fatal`, the run asks nothing more)."""
         if self._proc is not None:
             code = self._proc.poll()
             self._stop()
@@ -322,7 +337,7 @@ class SubprocessEngine:
             self.restarts += 1
             if code is not None:
                 message += f" (exit status {code})"
-        raise EngineFailure(f"{message} [engine: {self.command}]", self._stderr.text() if self._stderr else "")
+        raise EngineFailure(f"{message} [engine: {self.command}]", self._stderr.text() if self._stderr else "", fatal)
 
     def _text(self, raw: bytes) -> str:
         if raw.startswith(b"\xef\xbb\xbf"):
@@ -388,7 +403,10 @@ class SubprocessEngine:
             try:
                 reply = decode(self._text(raw), "from_engine")
             except ProtocolError as exc:
-                self._fail(f"invalid message from engine: {exc}")
+                if expect_id is None and (refusal := hello_refusal(raw)):
+                    self._fail(f"engine answered the handshake with {refusal}")
+                late = " (or a line written late, after its previous answer)" if self._answered else ""
+                self._fail(f"invalid message from engine: {exc}{late}")
             rid = reply.get("id")
             if expect_id is not None and reply["type"] == "hello":  # a second handshake: unasked, however late
                 self.strays.append(("the handshake", raw.decode("utf-8", errors="replace").rstrip()))

@@ -15,18 +15,16 @@ replay with one line naming the transcript's line (exit 2), as an engine given u
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gammonspec.conformance.harness import report_files
 from gammonspec.conformance.harness.board import draw
 from gammonspec.conformance.harness.launch import EngineSpec
-from gammonspec.conformance.tools.match_files import read
-from gammonspec.conformance.tools.replay_report import Finding, Replayed, text, to_json
+from gammonspec.conformance.tools.match_files import read_all
+from gammonspec.conformance.tools.replay_report import Finding, Replayed, text, write_json
 from gammonspec.conformance.tools.transcripts import Action, Ending, Game, Transcript, TranscriptError, files_in
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.interface import (
@@ -42,7 +40,7 @@ from gammonspec.model.position_ids import encode_xgid
 from gammonspec.model.profiles import Profile
 from gammonspec.model.rulesets import Rules, Ruleset
 from gammonspec.model.state import SIDES, Cube, Layout, Match, Side, State, TurnContext, other, start_layout
-from gammonspec.model.terminal import say
+from gammonspec.model.terminal import printable, say
 from tqdm import tqdm
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -107,10 +105,10 @@ class _Game:
             if self.result is not None:
                 self.after_end(list(self.game.actions[i:]))
                 return
+            self.action = action
             if self.turn is not None and action.side != self.turn:
                 self.error(action, f"{action.describe()}, but it is {self.turn}'s turn")
                 raise _GameOff
-            self.action = action
             {"play": self.play, "double": self.double}.get(action.kind, self.answer)(action)
         self.action = None
 
@@ -302,7 +300,7 @@ def nearest(before: Layout, after: Layout | None, side: Side, legal: set[Layout]
 
 
 def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profile, transcript: Transcript) -> Replayed:
-    out = Replayed(str(transcript.path), transcript.format, target.name)
+    out = Replayed(transcript.name, transcript.format, target.name)
     rules = _rules(target, transcript)
     match = Match(transcript.length)
     winner: Side | None = None
@@ -311,7 +309,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         out.findings.append(
             Finding(
                 "note",
-                out.path,
+                str(transcript.path),
                 transcript.games[0].line,
                 1,
                 None,
@@ -324,7 +322,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         if game.unread:
             out.skipped += 1
             line, why = game.unread
-            out.findings.append(Finding("note", out.path, line, game.number, None, f"game not replayed: {why}"))
+            out.findings.append(Finding("note", str(transcript.path), line, game.number, None, f"game not replayed: {why}"))
             resync = True
             continue
         if resync and game.score is not None and game.score != match.score and winner is None:
@@ -333,7 +331,7 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
             if not match.crawford and length_minus_one(match):
                 started += " (not recorded whether it is the Crawford game: taken as after it)"
             out.findings.append(
-                Finding("note", out.path, game.line, game.number, None, f"{started}: judged from its recorded score")
+                Finding("note", str(transcript.path), game.line, game.number, None, f"{started}: judged from its recorded score")
             )
         resync = False
         replay = _Game(
@@ -353,7 +351,10 @@ def replay_transcript(engine: Engine, info: EngineInfo, target: Ruleset | Profil
         try:
             replay.run()
         except _GameOff:
-            replay.finding("note", "the rest of this game is not checked")
+            stopped = replay.action  # where checking stopped, not the game's header
+            replay.finding(
+                "note", "the rest of this game is not checked", *((stopped.line, stopped.move) if stopped else ())
+            )
             replay.result = None
         else:
             replay.judge_ending()
@@ -423,23 +424,26 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
             f" {unrecorded} have no transcript format to replay"
         )
         return EXIT_USAGE
-    transcripts, problems = [], 0
+    transcripts: list[Transcript] = []
+    refused: list[TranscriptError] = []  # every input that could not be replayed, in the JSON too
     try:
         paths = files_in(options.files)
     except TranscriptError as exc:
         say(exc)
+        write_json(options.json, [], [exc], None, 0.0)
         return EXIT_USAGE
     reading = tqdm(
         paths, desc="reading", unit="file", file=sys.stderr, disable=True if options.quiet else None, leave=False
     )
     for path in reading:
         try:
-            transcripts.append(read(path))
+            transcripts += read_all(path)
         except TranscriptError as exc:
             reading.clear()
             say(exc)
-            problems += 1
+            refused.append(exc)
     if not transcripts:
+        write_json(options.json, [], refused, None, 0.0)
         return EXIT_USAGE  # each file's error is said above
     began = time.perf_counter()
     try:
@@ -471,7 +475,7 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
                     except TranscriptError as exc:
                         bar.clear()
                         say(exc)
-                        problems += 1
+                        refused.append(exc)
                     bar.update(1)
                     bar.set_postfix(plays=sum(r.plays for r in results), refresh=False)
     except EngineLoadError as exc:
@@ -483,12 +487,12 @@ def main(options: ReplayOptions, targets: dict[str, Ruleset | Profile]) -> int:
     finally:
         if hasattr(engine, "close"):
             engine.close()
-    if not results:
-        return EXIT_USAGE  # each transcript's error is said above
     seconds = time.perf_counter() - began
-    print(text(results, info, seconds, options.quiet))
-    if options.json:
-        report_files.write(options.json, json.dumps(to_json(results, info, seconds), indent=2) + "\n")
-    if problems:
+    if not results:
+        write_json(options.json, results, refused, info, seconds)
+        return EXIT_USAGE  # each transcript's error is said above
+    print(printable(text(results, info, seconds, options.quiet)))
+    write_json(options.json, results, refused, info, seconds)
+    if refused:
         return EXIT_USAGE
     return EXIT_FAILED if any(r.errors for r in results) else EXIT_OK

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
+from gammonspec.conformance.harness import report_files
 from gammonspec.model import __version__
 from gammonspec.model.interface import EngineInfo
+from gammonspec.model.yamlio import DataError
 
 
 @dataclass(frozen=True)
@@ -83,10 +88,14 @@ def text(results: list[Replayed], info: EngineInfo, seconds: float, quiet: bool)
     return "\n".join(lines)
 
 
-def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[str, object]:
+def to_json(
+    results: list[Replayed], info: EngineInfo | None, seconds: float, refused: Sequence[DataError] = ()
+) -> dict[str, object]:
+    """The report: each transcript replayed, each input refused (file, line, why), and the totals; `info` None
+    when no engine was asked (every input refused before)."""
     return {
         "suite": __version__,
-        "engine": {"name": info.name, "version": info.version},
+        "engine": None if info is None else {"name": info.name, "version": info.version},
         "seconds": round(seconds, 3),
         "transcripts": [
             {
@@ -104,8 +113,10 @@ def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[s
             }
             for r in results
         ],
+        "refused": [{"path": str(e.path), "line": e.line, "message": e.message} for e in refused],
         "summary": {
             "transcripts": len(results),
+            "refused": len(refused),
             "games": sum(r.games for r in results),
             "skipped": sum(r.skipped for r in results),
             "cut_short": sum(r.cut_short for r in results),
@@ -113,3 +124,11 @@ def to_json(results: list[Replayed], info: EngineInfo, seconds: float) -> dict[s
             "errors": sum(len(r.errors) for r in results),
         },
     }
+
+
+def write_json(
+    path: Path | None, results: list[Replayed], refused: Sequence[DataError], info: EngineInfo | None, seconds: float
+) -> None:
+    """The JSON report, when asked for: every input, replayed or refused (written even when every one is refused)."""
+    if path is not None:
+        report_files.write(path, json.dumps(to_json(results, info, seconds, refused), indent=2) + "\n")

@@ -26,6 +26,7 @@ from typing import Literal
 
 from gammonspec.model.notation import NotationError, parse
 from gammonspec.model.state import Side, other
+from gammonspec.model.terminal import say
 from gammonspec.model.yamlio import DataError
 
 Kind = Literal["play", "double", "take", "drop", "beaver"]
@@ -88,17 +89,36 @@ class Transcript:
     options: dict[str, bool] = field(default_factory=dict)  # backgammon options the transcript records
     crawford_rule: bool | None = None  # whether it says the match is played under the Crawford rule
     cap: int | None = None  # the most points a money game is recorded with (Backgammon Galaxy's: 16)
+    part: int = 0  # its place among the matches of a file that holds several (0: the file's only match)
+
+    @property
+    def name(self) -> str:
+        """How reports name it: its file, and which match of the file."""
+        return f"{self.path} (match {self.part})" if self.part else str(self.path)
 
 
 SUFFIXES = (".mat", ".txt", ".sgf")  # what a folder given to replay is searched for
 
 
+BINARY = {  # match files in a binary format, by suffix: named (match_files.py), never read as text
+    ".xg": "an eXtreme Gammon match (.xg, binary)",
+    ".xgp": "an eXtreme Gammon position (.xgp, binary)",
+    ".bgf": "a BGBlitz match (.bgf, binary)",
+    ".gvab": "a GammonView match (.gvab, binary)",
+}
+
+
 def files_in(paths: list[Path]) -> list[Path]:
-    """The paths given, each folder replaced by the transcripts in it and its subfolders (by suffix, sorted)."""
+    """The paths given, each folder replaced by the transcripts in it and its subfolders (by suffix, sorted; a
+    link to nothing is kept, to be refused when read); binary match files there are counted in a note."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
+            inside = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and not p.is_dir())
+            binary = [p for p in path.rglob("*") if p.suffix.lower() in BINARY and not p.is_dir()]
+            if binary:
+                kinds = ", ".join(sorted({p.suffix.lower() for p in binary}))
+                say(f"note: {path}: {len(binary)} binary match file(s) ({kinds}) not read: export them as text")
             if not inside:
                 raise TranscriptError(path, None, f"a folder with no transcript in it ({', '.join(SUFFIXES)})")
             found += inside
@@ -161,6 +181,8 @@ _ENTRY = re.compile(
     r"|(?P<take>Takes)|(?P<drop>Drops)"
     r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?"
     r"|Losses\s+(?P<losses>\d+)\s+points?"  # Backgammon Galaxy: beside the winner's `Wins`
+    r"|(?P<concedes>Concedes)\b"  # Backgammon Studio, eXtreme Gammon: the loser's side of a resignation
+    r"|(?P<resigns>(?:00:[ \t]+)?\?\?\?\?)"  # no roll, then a resignation: `00: ????` or a bare `????`
     r"|(?P<again>\d+)\)",  # Backgammon Galaxy: the move number again, mid-line, before `Losses`
     re.I,
 )
@@ -179,14 +201,16 @@ class _GameDraft:
     named: bool = False  # the names (and score) line is read
     unread: tuple[int, str] | None = None  # the first line that cannot be read, and why
     last_line: int = 0  # the file's last line when this game is the last one
+    resigned_at: int = 0  # the line of a turn with no roll (`00: ????`, `????`): a resignation follows
+    cut: bool = False  # the file ends in the middle of this game's last line (no line break after it)
 
     def final_actions(self) -> tuple[Action, ...]:
         """The actions, a beaver as such; a roll without a move just before a resignation is the dice a player
         rolled before resigning (GNU Backgammon's export writes them so), not a play."""
         actions = beavers(self.actions)
         if self.ending is None and self.last_line and actions and actions[-1].line == self.last_line:
-            if actions[-1].kind == "play" and not actions[-1].play:
-                actions = actions[:-1]  # the file is cut after the dice: the play was never written
+            if actions[-1].kind == "play" and (self.cut or not actions[-1].play):
+                actions = actions[:-1]  # the file is cut after the dice or within the play: not recorded whole
         if self.ending and actions and actions[-1].kind == "play" and not actions[-1].play:
             last = actions[-1]
             if self.ending.line - last.line in (0, 1) and self.ending.winner != last.side:
@@ -215,11 +239,22 @@ def _entries(path: Path, n: int, text: str, start: int) -> list[tuple[int, re.Ma
         pos = m.end()
 
 
-def read_mat(path: Path, text: str) -> Transcript:
-    tags: dict[str, str] = {}
+@dataclass
+class _MatchDraft:
+    """One match of a .mat file as it is read: its header tags, length, games and players."""
+
+    tags: dict[str, str] = field(default_factory=dict)
     length: int | None = None
-    games: list[_GameDraft] = []
+    games: list[_GameDraft] = field(default_factory=list)
     players: tuple[str, str] | None = None
+    last: int = 0  # its last line that is not blank
+
+
+def read_mat(path: Path, text: str) -> list[Transcript]:
+    """Every match of a .mat text, in order: a file may hold several one after another, each starting with its
+    own `N point match` header, or with `Game 1` again (the same length and header tags)."""
+    matches: list[_MatchDraft] = []
+    match, following = _MatchDraft(), {}  # following: tags read after a game, the next match's
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         if not line.strip():
@@ -227,35 +262,51 @@ def read_mat(path: Path, text: str) -> Transcript:
         if line.lstrip().startswith(";"):
             tag = _TAG.match(line.strip())
             if tag:
-                tags[tag["key"].lower()] = tag["value"]
+                (following if match.games else match.tags)[tag["key"].lower()] = tag["value"]
             continue
-        if length is None:
+        if match.length is None:
             m = _LENGTH.match(line)
             if not m:
                 raise TranscriptError(path, n, f"expected the match length ('3 point match'), found {line.strip()!r}")
-            length = int(m["n"])
+            match.length = int(m["n"])
             continue
-        m = _GAME.match(line)
+        restart, m = _LENGTH.match(line), _GAME.match(line)
+        if match.games and (restart or m and int(m["n"]) == 1):  # the next match begins
+            matches.append(match)
+            tags = following if restart else {**match.tags, **following}
+            match, following = _MatchDraft(tags, int(restart["n"]) if restart else match.length), {}
+            if restart:
+                continue
+        match.last = n
         if m:
             number = int(m["n"])
-            if number != len(games) + 1:
-                raise TranscriptError(path, n, f"game {number} follows game {len(games)}")
-            games.append(_GameDraft(number, n))
+            if number != len(match.games) + 1:
+                raise TranscriptError(path, n, f"game {number} follows game {len(match.games)}")
+            match.games.append(_GameDraft(number, n))
             continue
-        if not games:
+        if not match.games:
             raise TranscriptError(path, n, f"expected 'Game 1', found {line.strip()!r}")
-        game = games[-1]
+        game = match.games[-1]
         if game.unread:
             continue  # the rest of a game with a line that cannot be read
         try:
             if not game.named and not game.actions:
-                players = _names(path, n, line, game, players)
+                match.players = _names(path, n, line, game, match.players)
             else:
                 _mat_line(path, n, line, game)
         except TranscriptError as exc:
             game.unread = (n, exc.message)
+    if match.games:
+        match.games[-1].cut = not text.endswith(("\n", "\r"))
+    read = [_transcript(path, m) for m in [*matches, match]]
+    return read if len(read) == 1 else [replace(t, part=k) for k, t in enumerate(read, 1)]
+
+
+def _transcript(path: Path, match: _MatchDraft) -> Transcript:
+    """A match read whole, checked for what a replay needs."""
+    tags, length, games = match.tags, match.length, match.games
     if games:
-        games[-1].last_line = len(text.rstrip().splitlines())
+        games[-1].last_line = match.last
     if length is None:
         raise TranscriptError(path, None, "no match length ('3 point match'): not a .mat transcript")
     if not games:
@@ -278,7 +329,7 @@ def read_mat(path: Path, text: str) -> Transcript:
         path,
         "mat",
         length,
-        players or ("", ""),
+        match.players or ("", ""),
         tuple(Game(g.number, g.line, g.score, None, g.final_actions(), g.ending, g.unread) for g in games),
         options,
         crawford,
@@ -294,13 +345,9 @@ def _names(path: Path, n: int, line: str, game: _GameDraft, players: tuple[str, 
         raise TranscriptError(path, n, f"expected the score line ('name : 0   name : 0'), found {line.strip()!r}")
     names = (m["a"], m["b"]) if m else (plain[0], plain[1])
     names = (_RATING.sub("", names[0]), _RATING.sub("", names[1]))  # `name (1712.3) : 0`: the rating changes
-    if players is not None and names != players:
-        raise TranscriptError(
-            path, n, f"players {names[0]!r} and {names[1]!r}, not {players[0]!r} and {players[1]!r} as before"
-        )
     game.named = True
     game.score = (int(m["sa"]), int(m["sb"])) if m else None
-    return names
+    return players or names  # a name that changes between games (a renamed account) names the same side
 
 
 def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
@@ -315,8 +362,11 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
     if not entries:
         return
     for column, m in entries:
-        if m["losses"]:
+        if m["losses"] or m["concedes"]:
             continue  # the loser's side of the result, said again by the winner's `Wins`
+        if m["resigns"]:  # a turn with no roll: only a resignation may follow it
+            game.resigned_at = game.resigned_at or n
+            continue
         if m["again"]:
             if not numbered or int(m["again"]) != game.move:
                 raise TranscriptError(path, n, f"{m[0]!r} in the middle of a line (move {game.move})")
@@ -331,6 +381,10 @@ def _mat_line(path: Path, n: int, line: str, game: _GameDraft) -> None:
             raise TranscriptError(path, n, f"{m[0]!r} outside a numbered move line")
         if game.ending:
             raise TranscriptError(path, n, f"{m[0]!r} after the result of game {game.number} (line {game.ending.line})")
+        if game.resigned_at:
+            raise TranscriptError(
+                path, n, f"{m[0].strip()!r} after a turn with no roll (line {game.resigned_at}), which only a resignation follows"
+            )
         if game.actions:
             side = other(game.actions[-1].side)
         else:

@@ -3,7 +3,9 @@
 It answers as the reference engine does (through `gammonspec serve`'s own `answer`), except where
 MODE says otherwise: `hello-*` modes break the handshake, the others the first request (or, for
 `stray-*`, write an extra line after the first answer; `stale-id` answers each request after the
-first with the id of the one before)."""
+first with the id of the one before; `renamed-after-crash` crashes once, leaving a file `crashed-once` in the
+current folder, and its next process declares another name and rulesets; `late-stray` writes a log line of
+its first answer only when the second request comes, before answering it)."""
 
 from __future__ import annotations
 
@@ -41,7 +43,14 @@ def hello() -> dict:
         "hello-name-of-two-lines-and-a-megabyte": {"name": "bad\nengine " + "n" * 1_000_000},
         "hello-100000-unknown-rulesets": {"rulesets": ["backgammon", *(f"house-{i}" for i in range(100_000))]},
         "hello-100000-unknown-fields": {f"x-{i}": i for i in range(100_000)},
+        "hello-profile-named-as-ruleset": {
+            "rulesets": ["backgammon", "house"],
+            "profiles": [{"name": "house", "base": "backgammon", "switches": {}}],
+        },
+        "hello-profile-named-backgammon": {"profiles": [{"name": "backgammon", "base": "backgammon", "switches": {}}]},
     }
+    if MODE == "renamed-after-crash" and os.path.exists("crashed-once"):  # the restarted process is another engine
+        changes[MODE] = {"name": "other", "rulesets": ["backgammon", "narde-guide"]}
     message = {**HELLO, **changes.get(MODE, {})}
     if MODE == "hello-no-name":
         del message["name"]
@@ -62,6 +71,8 @@ def handshake() -> None:
         "hello-not-utf8": b'{"type": "hello", "name": "caf\xe9"}',
         "hello-bom": b"\xef\xbb\xbf" + json.dumps(HELLO).encode(),
         "hello-plays": b'{"type": "plays", "id": "1", "positions": []}',
+        "hello-error": b'{"type": "error", "message": "no licence key found in ~/.badgammon"}',
+        "hello-skip": b'{"type": "skip", "reason": "this build plays no backgammon"}',
     }
     say(special.get(MODE) or json.dumps(hello()))
     if MODE == "hello-twice":
@@ -78,7 +89,8 @@ def misbehave(message: dict, reply: dict) -> bool:
     if MODE == "exit-leaving-child":  # the child holds stdout open after the engine is gone
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         sys.exit(4)
-    if MODE == "crash":
+    if MODE == "crash" or MODE == "renamed-after-crash" and not os.path.exists("crashed-once"):
+        open("crashed-once", "w").close()
         raise RuntimeError("bad engine crashed")
     if MODE == "exit-3":
         sys.exit(3)
@@ -154,6 +166,9 @@ def main() -> int:
             reply, previous = {**reply, "id": previous}, message["id"]
             say(json.dumps(reply))
             continue
+        if MODE == "late-stray" and previous is not None and not done:  # the first answer's log line, written late
+            done = True
+            say("DEBUG: answered " + previous)
         previous = message["id"]
         if MODE.startswith("stray-") and not done:  # the answer and the extra line in one write
             done = True
