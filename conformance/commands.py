@@ -130,24 +130,28 @@ def _nothing_planned(args: argparse.Namespace, cases: tuple[Case, ...]) -> str:
 
 
 
-def _targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
-    """What the cases run under: the profiles given, or every ruleset, narrowed to the games and rulesets named;
-    `--switch` values on top of each (an option where it has that option)."""
-    loaded = [profiles.load(path) for path in args.profile]
+def _loaded_targets(profile_files: list[Path], switches: list[str]) -> list[Ruleset | Profile]:
+    """The profiles given (each name once), or every ruleset; `--switch` values on top of each (an option where it
+    has that option)."""
+    loaded = [profiles.load(path) for path in profile_files]
     for k, profile in enumerate(loaded):
-        first = next((path for path, p in zip(args.profile, loaded[:k]) if p.name == profile.name), None)
+        first = next((path for path, p in zip(profile_files, loaded[:k]) if p.name == profile.name), None)
         if first is not None:
             raise DataError(
-                args.profile[k], None, f"profile {profile.name}: the name of the profile in {first} too (each needs its own)"
+                profile_files[k], None, f"profile {profile.name}: the name of the profile in {first} too (each needs its own)"
             )
-    targets: list[Ruleset | Profile] = [
+    targets: list[Ruleset | Profile] = list(loaded) or list(rulesets().values())
+    return profiles.override_all(targets, profiles.parse_overrides(switches)) if switches else targets
+
+
+def _targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
+    """What the cases run under: `_loaded_targets` narrowed to the games and rulesets named."""
+    targets = [
         t
-        for t in list(loaded) or list(rulesets().values())
+        for t in _loaded_targets(args.profile, args.switch)
         if (not args.game or t.game in args.game)
         and (not args.ruleset or {t.name, getattr(t, "base", t.name)} & set(args.ruleset))
     ]
-    if args.switch:
-        targets = profiles.override_all(targets, profiles.parse_overrides(args.switch))
     return {target.name: target for target in targets}
 
 
@@ -502,7 +506,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     engines = [EngineSpec(engine=name, **limits) for name in args.engine]
     engines += [EngineSpec(engine_cmd=cmd, **limits) for cmd in args.engine_cmd]
     try:
-        targets = tuple(_targets(args.profile, args.switch).values())
+        targets = tuple(_loaded_targets(args.profile, args.switch))
     except ValueError as exc:
         return refuse(exc)
     options = AskOptions(

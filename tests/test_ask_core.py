@@ -125,9 +125,10 @@ def test_crazy_narde_chain_remainder_passes_or_is_lost():
 def test_a_finished_game_is_asked_its_result():
     """By hand, nd.score.mars / nd.score.coke: white has borne off all fifteen, black none, all still on its head
     (its first quarter): under narde-guide a coke, worth the option coke-value (3 by default); narde-variant has
-    no coke: a mars, 2."""
+    no coke: a mars, 2.  White's 360 pips need 15 of its rolls at 24 pips at most, white's rolls alternating with
+    black's: 29 rolls at least (reachability per side), so 30 are given."""
     layout = narde({}, {24: 15})
-    document = asked(State(layout, "black", (), TurnContext(rolls_in_game=20)))
+    document = asked(State(layout, "black", (), TurnContext(rolls_in_game=30)))
     assert group_answer(document, "narde-guide")["result"] == {"winner": "white", "kind": "coke", "points": 3}
     assert group_answer(document, "narde-variant")["result"] == {"winner": "white", "kind": "mars", "points": 2}
     assert group_answer(document, "narde-guide")["plays"] is None

@@ -90,9 +90,15 @@ def test_position_id_lists_the_side_not_on_roll_first() -> None:
 
 
 def test_position_id_of_all_checkers_off_and_of_a_full_key() -> None:
-    empty = Layout("backgammon", (0,) * 24, (0,) * 24, off=(15, 15))
-    assert encode_gnubg(empty, "white") == "A" * 14
-    assert decode_gnubg("A" * 14, "black") == empty
+    # An all-zero key is both sides borne off: a finished game can have only one such side, so it is refused.
+    with pytest.raises(StateError, match="both sides have borne off"):
+        decode_gnubg("A" * 14, "black")
+    # White borne off, black's one checker on its ace point: the key's only 1-bit is black's first slot. Black is
+    # on roll, so white (not on roll) comes first: 25 zero bits (white's empty slots), then '10' for black's
+    # 1-point; bit 25 is bit 1 of byte 3 (value 2), so the bytes are 00 00 00 02 00 ...: Base64 'AAAAAgAAAAAAAA'.
+    one = Layout("backgammon", (0,) * 24, (1,) + (0,) * 23, off=(15, 14))
+    assert encode_gnubg(one, "black") == "AAAAAgAAAAAAAA"
+    assert decode_gnubg("AAAAAgAAAAAAAA", "black") == one
     # 15 + 15 checkers on the board use all 80 bits (30 ones and 50 zeros).
     full = layout({1: 15}, {1: 15})
     assert decode_gnubg(encode_gnubg(full, "white"), "white") == full

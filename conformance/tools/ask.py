@@ -41,7 +41,7 @@ from gammonspec.model.interface import Engine, EngineFailure, Skip, describe_exc
 from gammonspec.model.narde_ids import GAMES_WITH_NIDS, encode_nid
 from gammonspec.model.profiles import Profile, override
 from gammonspec.model.rulesets import Rules, Ruleset, registry, rulesets
-from gammonspec.model.state import Layout, State, StateError, TurnContext, start_layout
+from gammonspec.model.state import Layout, Side, State, StateError, TurnContext, start_layout
 from gammonspec.reference import ReferenceEngine
 
 FORMAT = 1  # the version of the document's shape (model/schema/ask.schema.json)
@@ -71,12 +71,12 @@ def targets_for(game: str) -> list[Target]:
     return [rs for rs in rulesets().values() if rs.game == game]
 
 
-def default_context(layout: Layout) -> TurnContext:
+def default_context(layout: Layout, turn: Side) -> TurnContext:
     """The turn context a position is asked in when none is given (spec/conventions.md, turn context): the start
     is everyone's first turn, any other position mid-game, with at least the rolls its pips moved need."""
     if layout == start_layout(layout.game):
         return TurnContext(first_turn=True, rolls_in_game=0)
-    least = max(reachability.least_rolls(layout, rs.rules()) for rs in targets_for(layout.game))
+    least = max(reachability.least_rolls(layout, rs.rules(), turn) for rs in targets_for(layout.game))
     return TurnContext(first_turn=False, rolls_in_game=max(MIDGAME_ROLLS, least))
 
 
@@ -88,7 +88,7 @@ def question_from_wire(data: dict[str, Any], source: str = "", constructed: bool
     except (StateError, TypeError, AttributeError, ValueError) as exc:
         raise AskError(f"state: {exc}") from None
     if "context" not in data:
-        state = replace(state, context=default_context(state.layout))
+        state = replace(state, context=default_context(state.layout, state.turn))
     return Question(state, source, constructed)
 
 

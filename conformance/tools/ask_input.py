@@ -69,7 +69,7 @@ def _from_xgid(xgid: str, source: str) -> Position:
         options = position_ids.decode_xgid_options(xgid)
     except StateError as exc:
         raise AskError(str(exc)) from None
-    state = State(layout, turn or "white", dice or (), default_context(layout), cube, None, match)
+    state = State(layout, turn or "white", dice or (), default_context(layout, turn or "white"), cube, None, match)
     return Position(state, turn is None, source, tuple(options.items()))
 
 
@@ -89,7 +89,7 @@ def _from_id(text: str, given: Given) -> Position:
             layout = position_ids.decode_gnubg(pid, turn)
         except StateError as exc:
             raise AskError(str(exc)) from None
-        return Position(State(layout, turn, dice, default_context(layout), cube, None, match), source=text)
+        return Position(State(layout, turn, dice, default_context(layout, turn), cube, None, match), source=text)
     if len(text) == position_ids.GNUBG_ID_LENGTH:
         if given.turn is None:
             raise AskError(f"GNU Position ID {text!r}: give the side on roll with --turn (the ID is from its view)")
@@ -97,7 +97,7 @@ def _from_id(text: str, given: Given) -> Position:
             layout = position_ids.decode_gnubg(text, given.turn)
         except StateError as exc:
             raise AskError(str(exc)) from None
-        return Position(State(layout, given.turn, (), default_context(layout)), source=text)
+        return Position(State(layout, given.turn, (), default_context(layout, given.turn)), source=text)
     raise AskError(
         f"position {shortened(text, 40)!r}: not a Narde position ID (NID1_...), an XGID, a GNU Position ID (14"
         " characters, or Position ID:Match ID) nor a file"
@@ -138,7 +138,7 @@ def _from_file(path: Path, given: Given) -> Position:
     if path.suffix.lower() in POSITION_FILES:
         state, has_context = read_position(path, given.turn)
         if not has_context:
-            state = replace(state, context=default_context(state.layout))
+            state = replace(state, context=default_context(state.layout, state.turn))
         return Position(state, source=f"position file {path}")
     return _from_export(path)
 

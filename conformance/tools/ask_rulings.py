@@ -67,14 +67,14 @@ def impossible(state: State, rules: Rules, constructed: bool = False) -> str:
         return f"position: {standing_six_block(state.layout)} under six-block={rules.switch.six_block}"
     if constructed:
         return ""
-    found = reachability.problem(state, rules)  # what is left: what the turn context needs
-    if found:
-        return f"context: {found}"
     if dice and dice[0] == dice[1] and state.context.rolls_in_game == 0 and rules.switch.opening == "play-lead-dice":
         return (
             f"roll {dice[0]}-{dice[1]}: the game's first roll is the opening roll, one die each and never a double,"
             " under opening=play-lead-dice"
         )
+    found = reachability.problem(state, rules)  # what is left: what the turn context needs
+    if found:
+        return f"context: {found}"
     if (state.cube.value != 1 or state.cube.owner) and not rules.switch.cube:
         return "cube: these rules have no doubling cube (cube=none)"
     return _segment_problem(state, rules)
