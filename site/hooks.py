@@ -19,14 +19,18 @@ from case_pages import (
     board,
     by_file,
     case_body,
+    case_link,
     case_page,
+    escaped,
     examples,
     examples_page,
     examples_page_text,
     file_page,
     file_page_text,
+    has_cube,
     index_page,
     more_examples,
+    outcome,
 )
 from gammonspec.conformance.harness.cases import Case, suite
 from gammonspec.conformance.harness.coverage import cases_by_rule
@@ -48,6 +52,9 @@ CSS = """
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
+.md-typeset a.rule-ref { color: var(--md-default-fg-color--light); font-size: .8em; text-decoration: none; }
+.md-typeset a.rule-ref:hover, .md-typeset a.rule-ref:focus { color: var(--md-accent-fg-color); text-decoration: underline; }
+.lesson { border-left: .2rem solid var(--md-default-fg-color--lightest); padding-left: .8rem; margin: 1em 0; }
 """
 
 
@@ -81,12 +88,36 @@ SITE = Path(__file__).resolve().parent
 ROOT = Path(__file__).resolve().parent.parent
 
 
+LESSON = re.compile(r"^<!-- case: (?P<id>[a-z0-9-]+) -->$", re.M)  # a play page's drawn case
+
+
+def lesson(case: Case) -> str:
+    """A case drawn for a newcomer: its position, what it asks, and its answer drawn (the case's own boards, so
+    the picture is the hand-derived expectation), linked to the case."""
+    roll = "-".join(map(str, case.state.dice))
+    ask = f"{case.state.turn.capitalize()} to play {roll}. " if roll and roll not in case.title else ""
+    return "\n".join(
+        [
+            '<div class="lesson" markdown>',
+            "",
+            board(case.state, case.title, cube=has_cube(case)),
+            "",
+            f"*{ask}{escaped(case.title)}* ([case `{case.id}`]({case_link(case)}))",
+            "",
+            *outcome(case),
+            "</div>",
+        ]
+    )
+
+
 def play_page(game: str) -> str:
-    """A game's "how to play" page (site/play/<game>.md) with its starting position drawn."""
+    """A game's "how to play" page (site/play/<game>.md) with its starting position drawn, and each
+    `<!-- case: ID -->` drawn as a lesson."""
     text = (SITE / "play" / f"{game}.md").read_text(encoding="utf-8")
     cube = all(rs.switches.get("cube") != "none" for rs in rulesets().values() if rs.game == game)
     start = board(State(start_layout(game), "white"), f"The {GAME_TITLES[game]} starting position", cube=cube)
-    return text.replace("<!-- start board -->", start)
+    by_id = {case.id: case for case in suite()}
+    return LESSON.sub(lambda m: lesson(by_id[m["id"]]), text.replace("<!-- start board -->", start))
 
 
 def changelog_page() -> str:
@@ -153,6 +184,10 @@ def home() -> list[str]:
         "|---|---|---|---|",
         *sets,
         "",
+        "The sources are cited by ID and paraphrased, never quoted. We looked for a public original of each of "
+        "the five texts and found none that matches the stored text at an address we could confirm, so none is "
+        "linked; each rulebook page says which parts of its text each clause comes from.",
+        "",
         "## Where they disagree",
         "",
         matrix("all", up=""),
@@ -170,6 +205,12 @@ BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
 
 
 CASE_INDEXES = {case_page(game) for game in GAMES}  # lists of cases, no board drawn
+
+
+PLAY_PAGES = {f"play-{game}.md" for game in GAMES}  # lessons: their rule-ID links stay, set quieter (CSS .rule-ref)
+
+
+QUIET_RULE = re.compile(r"\[(?:bg|nd|cn)\.[a-z0-9.-]+\]\([a-z-]+\.md#[a-z0-9.-]+\)(?!\{)")
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
@@ -211,7 +252,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
             line = f"### {heading['id']} — {heading['title']} {{#{heading['id']}}}"
         elif line.startswith("**Source:**"):
             line += "  "  # Source and Status each on a line of its own
-        out.append(link_line(line, current, page.file.src_uri, seen))
+        line = link_line(line, current, page.file.src_uri, seen)
+        out.append(QUIET_RULE.sub(r"\g<0>{ .rule-ref }", line) if page.file.src_uri in PLAY_PAGES else line)
     flush()
     return "\n".join(out) + "\n"
 
