@@ -6,6 +6,7 @@ position, the disagreement matrix) and results_page.py (engines' reports and bad
 
 from __future__ import annotations
 
+import json
 import re
 from importlib.metadata import version
 from pathlib import Path
@@ -58,7 +59,7 @@ CSS = """
 """
 
 
-OPEN_LINKED = """
+OPEN_LINKED = r"""
 // A permalink whose target lives on another page now (an example past the first of its clause, a case in its
 // case file's page) is forwarded there; an example's permalink (#<rule>--N) opens its collapsed block.
 function forward(id) {
@@ -77,6 +78,21 @@ function openLinked() {
   const header = document.querySelector(".md-header");  // fixed: the example's title goes just below it
   window.scrollTo(0, details.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight + 8 : 0));
 }
+// What the runner prints finds its page first: a failure key (ruleset::case-id), a case ID or a rule ID is sent to the
+// search as its search key, the ID with its hyphens and dots taken out, which only that case's or clause's section
+// holds (on_post_build adds it to the index): the whole key first, then any key it begins (an ID half typed). The box
+// keeps what was typed; the query to the search worker (a message of type 2) is what changes.
+function searchKey(query) {
+  const q = query.trim().replace(/^[a-z0-9-]+::(?=[a-z0-9])/, "");
+  if (!/^(?:(?:bg|nd|cn)\.[a-z0-9.-]+|[a-z0-9]+(?:-[a-z0-9]+){2,})$/.test(q)) return query;
+  const key = SEARCH_PREFIX + q.replace(/[-.]/g, "");
+  return `${key}^10 ${key}*`;
+}
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.type === 2 && typeof message.data === "string") message = {...message, data: searchKey(message.data)};
+  return post.call(this, message, ...rest);
+};
 window.addEventListener("hashchange", openLinked);
 window.addEventListener("load", () => setTimeout(openLinked, 50));  // after the browser's own jump to the anchor
 """
@@ -147,7 +163,8 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
     files.append(File.generated(config, "tables.css", content=(SITE / "tables.css").read_text(encoding="utf-8")))
-    files.append(File.generated(config, "open-linked.js", content=OPEN_LINKED))
+    script = f'const SEARCH_PREFIX = "{SEARCH_PREFIX}";\n{OPEN_LINKED}'
+    files.append(File.generated(config, "open-linked.js", content=script))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
     for r in found:
@@ -258,12 +275,30 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     return "\n".join(out) + "\n"
 
 
+SEARCH_PREFIX = "gsid"  # a search key: this, then the ID without its hyphens and dots (open-linked.js asks for it)
+
+
+def search_keys(site_dir: Path) -> None:
+    """Give each clause's and each case's section in the search index its search key, a word no other section holds,
+    so that a rule ID, a case ID or the runner's failure key pasted into the search finds its own section first."""
+    path = site_dir / "search" / "search_index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    ids = set(clauses()) | {case.id for case in suite()}
+    for doc in index["docs"]:
+        anchor = doc["location"].rpartition("#")[2]
+        if anchor in ids:
+            doc["text"] += " " + SEARCH_PREFIX + re.sub(r"[-.]", "", anchor)
+    path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
+
+
 SPLITTERS = {"ja": "tinyseg.js", "th": "wordcut.js"}  # the search's word splitters, by language
 
 
 def on_post_build(config: Any) -> None:
-    """Drop what the theme ships that this site never loads: source maps, and the search's stemmers and
-    word splitters for languages other than the site's (the search worker loads only those)."""
+    """Give the search index its search keys; drop what the theme ships that this site never loads: source maps,
+    and the search's stemmers and word splitters for languages other than the site's (the search worker loads only
+    those)."""
+    search_keys(Path(config["site_dir"]))
     assets = Path(config["site_dir"]) / "assets"
     langs = set(config["plugins"]["material/search"].config["lang"] or ["en"])
     keep = {f"lunr.{lang}.min.js" for lang in langs} | {SPLITTERS.get(lang) for lang in langs}
