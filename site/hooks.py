@@ -224,6 +224,13 @@ BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
 CASE_INDEXES = {case_page(game) for game in GAMES}  # lists of cases, no board drawn
 
 
+TITLES = {  # the pages whose navigation name ("Rulebook", "How to play", "Cases") each game shares
+    **{f"{game}.md": f"{GAME_TITLES[game]} rulebook" for game in GAMES},
+    **{f"play-{game}.md": f"How to play {GAME_TITLES[game]}" for game in GAMES},
+    **{case_page(game): f"{GAME_TITLES[game]} cases" for game in GAMES},
+}
+
+
 PLAY_PAGES = {f"play-{game}.md" for game in GAMES}  # lessons: their rule-ID links stay, set quieter (CSS .rule-ref)
 
 
@@ -233,6 +240,9 @@ QUIET_RULE = re.compile(r"\[(?:bg|nd|cn)\.[a-z0-9.-]+\]\([a-z-]+\.md#[a-z0-9.-]+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs;
     the board key atop every page that draws boards."""
+    title = TITLES.get(page.file.src_uri)
+    if title:  # the navigation keeps its short name under the game; tabs and bookmarks get the game's
+        page.meta["title"] = title
     split_off = page.file.src_uri.startswith(("cases-", "examples-")) and page.file.src_uri not in CASE_INDEXES
     if page.file.src_uri in BOARD_PAGES or split_off:
         markdown = re.sub(r"^(# .*)$", lambda m: f"{m[1]}\n\n{legend.KEY}\n", markdown, count=1, flags=re.M)

@@ -338,7 +338,9 @@ def test_every_stated_mark_names_the_sources_words_in_its_clause(built: Path) ->
 
     sources = {p.stem: " ".join(re.findall(r"[a-z0-9-]+", p.read_text().lower())) for p in SOURCES.glob("*.txt")}
     page = (built / "disagreements" / "index.html").read_text()
-    marks = [(k, unescape(n)) for k, n in re.findall(r'<span class="mark (stated|decided)"[^>]*data-note="([^"]*)"', page)]
+    marks = [
+        (k, unescape(n)) for k, n in re.findall(r'<span class="mark (stated|decided)"[^>]*data-note="([^"]*)"', page)
+    ]
     stated = [note for kind, note in marks if kind == "stated"]
     switches = registry()["switches"]
     want = sum(
@@ -364,3 +366,26 @@ def test_every_stated_mark_names_the_sources_words_in_its_clause(built: Path) ->
     for source, rule in (("narde-guide", "nd.head.first-turn"), ("vog-crazy-narde", "cn.head.first-turn")):
         assert any(n.startswith(f"decided by us for {source}: ") and f"§ {rule}" in n for n in decided), source
     assert sum(n.startswith("decided by us for narde-") and "§ nd.block.six" in n for n in decided) == 2
+
+
+def test_every_board_image_has_its_size_and_every_page_its_own_title(built: Path) -> None:
+    """Issue 48: a board without a height moves a linked heading as it loads, so every board image gives width and
+    height in the board's proportions; no two pages share a title (tabs and bookmarks tell them apart); a case's
+    page draws the plays it expects full size, as the examples do."""
+    titles: dict[str, str] = {}
+    boards = 0
+    for html in built.rglob("index.html"):
+        text = html.read_text()
+        for img in re.findall(r'<img [^>]*src="[^"]*boards/[^"]+"[^>]*>', text):
+            w, h = re.search(r'width="(\d+)"', img), re.search(r'height="(\d+)"', img)
+            assert w and h and abs(int(h[1]) / int(w[1]) - 262 / 378) < 0.01, (html.relative_to(built), img)
+            boards += 1
+        title = re.search(r"<title>([^<]*)</title>", text)[1]
+        assert title not in titles, (title, titles.get(title), html.relative_to(built))
+        titles[title] = str(html.relative_to(built))
+    assert boards > 2000, boards
+    assert titles["How to play Narde - gammonspec"] == "play-narde/index.html"
+    page = (built / "cases-narde-six-block" / "index.html").read_text()
+    at = page.index('id="nd-block-black-home-checker-just-behind"')
+    case = page[at : page.find("<h2", at + 1)]
+    assert re.search(r'<img [^>]*width="380"', case) and "after the play" in case and "Derivation:" in case
