@@ -80,13 +80,13 @@ function openLinked() {
 }
 // What the runner prints finds its page first: a failure key (ruleset::case-id), a case ID or a rule ID is sent to the
 // search as its search key, the ID with its hyphens and dots taken out, which only that case's or clause's section
-// holds (on_post_build adds it to the index): the whole key first, then any key it begins (an ID half typed). The box
-// keeps what was typed; the query to the search worker (a message of type 2) is what changes.
+// holds (on_post_build adds it to the index as a tag, the field the search weighs most). The box keeps what was
+// typed; the query to the search worker (a message of type 2) is what changes.
 function searchKey(query) {
   const q = query.trim().replace(/^[a-z0-9-]+::(?=[a-z0-9])/, "");
   if (!/^(?:(?:bg|nd|cn)\.[a-z0-9.-]+|[a-z0-9]+(?:-[a-z0-9]+){2,})$/.test(q)) return query;
   const key = SEARCH_PREFIX + q.replace(/[-.]/g, "");
-  return `${key}^10 ${key}*`;
+  return key;  // the search takes it as a prefix too, so an ID half typed finds the IDs it begins
 }
 const post = Worker.prototype.postMessage;
 Worker.prototype.postMessage = function (message, ...rest) {
@@ -297,7 +297,7 @@ def search_keys(site_dir: Path) -> None:
     for doc in index["docs"]:
         anchor = doc["location"].rpartition("#")[2]
         if anchor in ids:
-            doc["text"] += " " + SEARCH_PREFIX + re.sub(r"[-.]", "", anchor)
+            doc.setdefault("tags", []).append(SEARCH_PREFIX + re.sub(r"[-.]", "", anchor))  # weighed most, not shown
     path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
 
 
