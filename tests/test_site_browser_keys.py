@@ -169,3 +169,27 @@ def test_every_stated_mark_names_the_sources_words_in_its_clause(browser: object
     page.screenshot(path=str(SCREENS / "keys" / "matrix-mark-400px.png"))
     assert errors == []
     page.close()
+
+
+def test_the_matrix_keeps_its_header_and_switch_column_in_view_on_a_phone(browser: object, server: str) -> None:  # noqa: F811
+    """At 400 px the matrix scrolls in its own box: scrolled down and sideways, its header row stays at the box's top
+    and its switch column at the box's left; each cell carries its group's letter, not colour alone."""
+    page, errors = _open(browser, f"{server}/disagreements/", width=400, scheme="dark")
+    box = page.locator(".matrix").first
+    box.scroll_into_view_if_needed()
+    moved = box.evaluate(
+        """m => {
+          const head = m.querySelector('thead th:nth-child(3)'), first = m.querySelector('tbody tr:nth-child(4) th');
+          const top0 = m.getBoundingClientRect().top, left0 = m.getBoundingClientRect().left;
+          m.scrollTop = 300; m.scrollLeft = 200;
+          return {scrolled: [m.scrollTop, m.scrollLeft], head: head.getBoundingClientRect().top - top0,
+                  first: first.getBoundingClientRect().left - left0,
+                  letters: [...m.querySelectorAll('td .grp')].map(g => g.textContent)};
+        }"""
+    )
+    assert moved["scrolled"][0] > 100 and moved["scrolled"][1] > 100, moved["scrolled"]  # it did scroll both ways
+    assert abs(moved["head"]) <= 2 and abs(moved["first"]) <= 2, moved
+    assert set(moved["letters"]) >= {"A", "B", "C"}, moved["letters"]
+    page.screenshot(path=str(SCREENS / "keys" / "matrix-scrolled-400px-dark.png"))
+    assert errors == []
+    page.close()
