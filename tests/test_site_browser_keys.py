@@ -109,8 +109,7 @@ def test_no_narde_board_anywhere_draws_a_cube(browser: object, server: str, buil
     """Narde has no doubling cube under either ruleset: every board of a Narde position that any page shows (the
     board's own title names its game) has no cube drawn, as the browser receives it."""
     page, errors = _open(browser, f"{server}/")
-    # results/ is left out: its boards are drawn by results_page.py, which issue 48's results section (h-i46r) fixes
-    paths = sorted(str(p.parent.relative_to(built)) for p in built.rglob("index.html") if p.parent.name != "results")
+    paths = sorted(str(p.parent.relative_to(built)) for p in built.rglob("index.html"))
     found = page.evaluate(
         """async (paths) => {
           const svgs = new Map(), out = {narde: 0, cube: 0, bad: []};
