@@ -14,6 +14,8 @@ from gammonspec.model.rulesets import SPEC_DIR, registry
 from gammonspec.model.yamlio import DataError
 
 HEADING = re.compile(r"^### (?P<id>[a-z]+(?:\.[a-z0-9-]+)+) — (?P<title>.+)$")  # a rule clause: ID and title
+_SOURCE = "**Source:** "
+_CITED = re.compile(r"`(?P<id>[a-z-]+)`(?:, (?P<place>.+))?$")
 _STATUS = re.compile(r"^\*\*Status:\*\* (?P<status>testable|not machine-testable|deferred)(?:: (?P<reason>.+))?$")
 
 
@@ -25,6 +27,15 @@ class Clause:
     reason: str
     path: Path
     line: int
+    cites: tuple[tuple[str, str], ...] = ()  # the **Source:** line: (source ID, the place in it, "" by name alone)
+
+
+def cites(line: str) -> tuple[tuple[str, str], ...]:
+    """The sources a `**Source:**` line cites, each with its place (a section, a paragraph), "" when by name alone:
+    `narde-guide`, "The head rule"; `narde-variant`."""
+    parts = line.removeprefix(_SOURCE).strip().rstrip(".").split("; ")
+    found = (_CITED.match(part.strip()) for part in parts)
+    return tuple((m["id"], m["place"] or "") for m in found if m)
 
 
 def parse_page(path: Path) -> list[Clause]:
@@ -41,7 +52,12 @@ def parse_page(path: Path) -> list[Clause]:
             )
         if status["status"] != "testable" and not status["reason"]:
             raise DataError(path, i + 1, f"clause {heading['id']} is {status['status']} but gives no reason")
-        found.append(Clause(heading["id"], heading["title"], status["status"], status["reason"] or "", path, i + 1))
+        source = next((s for s in lines[i + 1 : i + 6] if s.startswith(_SOURCE)), "")
+        found.append(
+            Clause(
+                heading["id"], heading["title"], status["status"], status["reason"] or "", path, i + 1, cites(source)
+            )
+        )
     return found
 
 

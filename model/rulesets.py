@@ -147,7 +147,7 @@ def registry() -> dict[str, Any]:
     data = load_yaml(path)
     for name, spec in data["switches"].items():
         seen: dict[str, str] = {}
-        for key in ("sources", "decided", "plain", "clauses"):
+        for key in ("sources", "decided", "words", "plain", "clauses"):
             for value in spec.get(key, {}):
                 if value not in spec["values"]:
                     raise DataError(path, locate(spec, key), f"switch {name}: {key} names no value {value!r}")
@@ -161,11 +161,24 @@ def registry() -> dict[str, Any]:
                             f"switch {name}: source {source} is in both {seen[source]} and {key}",
                         )
                     seen[source] = key
+        words = spec.get("words", {})
+        for value in spec["values"]:
+            said = set(words.get(value, {}))
+            stated = set(spec.get("sources", {}).get(value, []))
+            listed = stated | set(spec.get("decided", {}).get(value, []))
+            if said - listed or stated - said:
+                raise DataError(
+                    path,
+                    locate(spec, "words"),
+                    f"switch {name}: words of {value!r} name {sorted(said)}; every source that states it "
+                    f"({sorted(stated)}) needs them, and only a source that states or decided it may have them",
+                )
     return data
 
 
 def decided(switch: str, value: str, source: str) -> bool:
-    """Whether `source` is silent on `switch` and this spec chose `value` for it (switches.yaml `decided`)."""
+    """Whether `source` is silent on `switch`, or does not settle it, and this spec chose `value` for it (switches.yaml
+    `decided`)."""
     return source in registry()["switches"][switch].get("decided", {}).get(value, [])
 
 

@@ -80,7 +80,15 @@ def board(
     )  # the title goes in the alt text: equal positions share one file
     name = f"boards/{hashlib.sha256(content.encode()).hexdigest()[:16]}.svg"
     BOARDS[name] = content
-    return f'![{escaped(title)}]({name}){{ loading=lazy width="{width}" }}'
+    return f'![{escaped(title)}]({name}){{ loading=lazy {size(content, width)} }}'
+
+
+def size(content: str, width: int) -> str:
+    """An image's width and height attributes at `width`, in the SVG's own proportions: the page keeps the board's
+    room before it loads, so a link to a heading below it lands and stays there."""
+    box = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', content)
+    assert box, "a board's SVG has a viewBox"
+    return f'width="{width}" height="{round(width * float(box[2]) / float(box[1]))}"'
 
 
 def escaped(text: str) -> str:
@@ -237,14 +245,16 @@ def index_page(game: str, cases: list[Case]) -> str:
 
 
 def file_page_text(game: str, members: list[Case]) -> str:
-    """The page of one case file: a board, the rules and the derivation of each case, titled by its ID."""
+    """The page of one case file: each case titled by its ID, drawn in full as under its clause (its board, its
+    rules, what it expects with the boards after its plays), and its derivation."""
     by_rule = cases_by_rule(suite())
     lines = [
         f"# {GAME_TITLES[game]} cases: {escaped(group_of(str(members[0].path)))}",
         "",
         f"The {len(members)} cases of `cases/{game}/{members[0].path.name}` "
         f"([all {GAME_TITLES[game]} cases]({case_page(game)})). Each board is drawn in one fixed orientation, "
-        "numbered from the side on roll; the rule links lead to the clause each case pins.",
+        "numbered from the side on roll, with the plays each case expects drawn after it; the rule links lead to the "
+        "clause each case pins.",
         "",
     ]
     for case in members:
@@ -254,9 +264,9 @@ def file_page_text(game: str, members: list[Case]) -> str:
         lines += [
             f"## {escaped(case.title)} · `{case.id}` {{#{case.id}}}",  # the ID in the title: found first
             "",
-            board(case.state, case.title, 190, has_cube(case)),
+            f"`{case.id}` · drawn under its clause too: {where}",
             "",
-            f"`{case.id}` · rules: {_rule_links(case.rule_ids)} · drawn in full under its clause: {where}  ",
+            *case_body(case),
             f"*Derivation:* {link_rule_ids(escaped(case.derivation))}",
             "",
         ]

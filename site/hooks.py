@@ -6,6 +6,7 @@ position, the disagreement matrix) and results_page.py (engines' reports and bad
 
 from __future__ import annotations
 
+import json
 import re
 from importlib.metadata import version
 from pathlib import Path
@@ -19,14 +20,18 @@ from case_pages import (
     board,
     by_file,
     case_body,
+    case_link,
     case_page,
+    escaped,
     examples,
     examples_page,
     examples_page_text,
     file_page,
     file_page_text,
+    has_cube,
     index_page,
     more_examples,
+    outcome,
 )
 from gammonspec.conformance.harness.cases import Case, suite
 from gammonspec.conformance.harness.coverage import cases_by_rule
@@ -48,10 +53,13 @@ CSS = """
 .md-typeset img[src*="boards/"] { max-width: 100%; height: auto; }
 .rulesets { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1rem; }
 .rulesets > div { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8rem; min-width: 0; }
+.md-typeset a.rule-ref { color: var(--md-default-fg-color--light); font-size: .8em; text-decoration: none; }
+.md-typeset a.rule-ref:hover, .md-typeset a.rule-ref:focus { color: var(--md-accent-fg-color); text-decoration: underline; }
+.lesson { border-left: .2rem solid var(--md-default-fg-color--lightest); padding-left: .8rem; margin: 1em 0; }
 """
 
 
-OPEN_LINKED = """
+OPEN_LINKED = r"""
 // A permalink whose target lives on another page now (an example past the first of its clause, a case in its
 // case file's page) is forwarded there; an example's permalink (#<rule>--N) opens its collapsed block.
 function forward(id) {
@@ -70,6 +78,21 @@ function openLinked() {
   const header = document.querySelector(".md-header");  // fixed: the example's title goes just below it
   window.scrollTo(0, details.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight + 8 : 0));
 }
+// What the runner prints finds its page first: a failure key (ruleset::case-id), a case ID or a rule ID is sent to the
+// search as its search key, the ID with its hyphens and dots taken out, which only that case's or clause's section
+// holds (on_post_build adds it to the index as a tag, the field the search weighs most). The box keeps what was
+// typed; the query to the search worker (a message of type 2) is what changes.
+function searchKey(query) {
+  const q = query.trim().replace(/^[a-z0-9-]+::(?=[a-z0-9])/, "");
+  if (!/^(?:(?:bg|nd|cn)\.[a-z0-9.-]+|[a-z0-9]+(?:-[a-z0-9]+){2,})$/.test(q)) return query;
+  const key = SEARCH_PREFIX + q.replace(/[-.]/g, "");
+  return key;  // the search takes it as a prefix too, so an ID half typed finds the IDs it begins
+}
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.type === 2 && typeof message.data === "string") message = {...message, data: searchKey(message.data)};
+  return post.call(this, message, ...rest);
+};
 window.addEventListener("hashchange", openLinked);
 window.addEventListener("load", () => setTimeout(openLinked, 50));  // after the browser's own jump to the anchor
 """
@@ -81,12 +104,36 @@ SITE = Path(__file__).resolve().parent
 ROOT = Path(__file__).resolve().parent.parent
 
 
+LESSON = re.compile(r"^<!-- case: (?P<id>[a-z0-9-]+) -->$", re.M)  # a play page's drawn case
+
+
+def lesson(case: Case) -> str:
+    """A case drawn for a newcomer: its position, what it asks, and its answer drawn (the case's own boards, so
+    the picture is the hand-derived expectation), linked to the case."""
+    roll = "-".join(map(str, case.state.dice))
+    ask = f"{case.state.turn.capitalize()} to play {roll}. " if roll and roll not in case.title else ""
+    return "\n".join(
+        [
+            '<div class="lesson" markdown>',
+            "",
+            board(case.state, case.title, cube=has_cube(case)),
+            "",
+            f"*{ask}{escaped(case.title)}* ([case `{case.id}`]({case_link(case)}))",
+            "",
+            *outcome(case),
+            "</div>",
+        ]
+    )
+
+
 def play_page(game: str) -> str:
-    """A game's "how to play" page (site/play/<game>.md) with its starting position drawn."""
+    """A game's "how to play" page (site/play/<game>.md) with its starting position drawn, and each
+    `<!-- case: ID -->` drawn as a lesson."""
     text = (SITE / "play" / f"{game}.md").read_text(encoding="utf-8")
     cube = all(rs.switches.get("cube") != "none" for rs in rulesets().values() if rs.game == game)
     start = board(State(start_layout(game), "white"), f"The {GAME_TITLES[game]} starting position", cube=cube)
-    return text.replace("<!-- start board -->", start)
+    by_id = {case.id: case for case in suite()}
+    return LESSON.sub(lambda m: lesson(by_id[m["id"]]), text.replace("<!-- start board -->", start))
 
 
 def changelog_page() -> str:
@@ -116,7 +163,8 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "same-position.md", content=same_position_page()))
     files.append(File.generated(config, "extra.css", content=CSS))
     files.append(File.generated(config, "tables.css", content=(SITE / "tables.css").read_text(encoding="utf-8")))
-    files.append(File.generated(config, "open-linked.js", content=OPEN_LINKED))
+    script = f'const SEARCH_PREFIX = "{SEARCH_PREFIX}";\n{OPEN_LINKED}'
+    files.append(File.generated(config, "open-linked.js", content=script))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
     for r in found:
@@ -153,6 +201,10 @@ def home() -> list[str]:
         "|---|---|---|---|",
         *sets,
         "",
+        "The sources are cited by ID and paraphrased, never quoted. We looked for a public original of each of "
+        "the five texts and found none that matches the stored text at an address we could confirm, so none is "
+        "linked; each rulebook page says which parts of its text each clause comes from.",
+        "",
         "## Where they disagree",
         "",
         matrix("all", up=""),
@@ -172,9 +224,25 @@ BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
 CASE_INDEXES = {case_page(game) for game in GAMES}  # lists of cases, no board drawn
 
 
+TITLES = {  # the pages whose navigation name ("Rulebook", "How to play", "Cases") each game shares
+    **{f"{game}.md": f"{GAME_TITLES[game]} rulebook" for game in GAMES},
+    **{f"play-{game}.md": f"How to play {GAME_TITLES[game]}" for game in GAMES},
+    **{case_page(game): f"{GAME_TITLES[game]} cases" for game in GAMES},
+}
+
+
+PLAY_PAGES = {f"play-{game}.md" for game in GAMES}  # lessons: their rule-ID links stay, set quieter (CSS .rule-ref)
+
+
+QUIET_RULE = re.compile(r"\[(?:bg|nd|cn)\.[a-z0-9.-]+\]\([a-z-]+\.md#[a-z0-9.-]+\)(?!\{)")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     """Fill the disagreement tables; anchor each clause by its rule ID; put its cases under it; link rule IDs;
     the board key atop every page that draws boards."""
+    title = TITLES.get(page.file.src_uri)
+    if title:  # the navigation keeps its short name under the game; tabs and bookmarks get the game's
+        page.meta["title"] = title
     split_off = page.file.src_uri.startswith(("cases-", "examples-")) and page.file.src_uri not in CASE_INDEXES
     if page.file.src_uri in BOARD_PAGES or split_off:
         markdown = re.sub(r"^(# .*)$", lambda m: f"{m[1]}\n\n{legend.KEY}\n", markdown, count=1, flags=re.M)
@@ -211,17 +279,36 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
             line = f"### {heading['id']} — {heading['title']} {{#{heading['id']}}}"
         elif line.startswith("**Source:**"):
             line += "  "  # Source and Status each on a line of its own
-        out.append(link_line(line, current, page.file.src_uri, seen))
+        line = link_line(line, current, page.file.src_uri, seen)
+        out.append(QUIET_RULE.sub(r"\g<0>{ .rule-ref }", line) if page.file.src_uri in PLAY_PAGES else line)
     flush()
     return "\n".join(out) + "\n"
+
+
+SEARCH_PREFIX = "gsid"  # a search key: this, then the ID without its hyphens and dots (open-linked.js asks for it)
+
+
+def search_keys(site_dir: Path) -> None:
+    """Give each clause's and each case's section in the search index its search key, a word no other section holds,
+    so that a rule ID, a case ID or the runner's failure key pasted into the search finds its own section first."""
+    path = site_dir / "search" / "search_index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    ids = set(clauses()) | {case.id for case in suite()}
+    for doc in index["docs"]:
+        anchor = doc["location"].rpartition("#")[2]
+        if anchor in ids:
+            doc.setdefault("tags", []).append(SEARCH_PREFIX + re.sub(r"[-.]", "", anchor))  # weighed most, not shown
+    path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
 
 
 SPLITTERS = {"ja": "tinyseg.js", "th": "wordcut.js"}  # the search's word splitters, by language
 
 
 def on_post_build(config: Any) -> None:
-    """Drop what the theme ships that this site never loads: source maps, and the search's stemmers and
-    word splitters for languages other than the site's (the search worker loads only those)."""
+    """Give the search index its search keys; drop what the theme ships that this site never loads: source maps,
+    and the search's stemmers and word splitters for languages other than the site's (the search worker loads only
+    those)."""
+    search_keys(Path(config["site_dir"]))
     assets = Path(config["site_dir"]) / "assets"
     langs = set(config["plugins"]["material/search"].config["lang"] or ["en"])
     keep = {f"lunr.{lang}.min.js" for lang in langs} | {SPLITTERS.get(lang) for lang in langs}

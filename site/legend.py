@@ -118,6 +118,9 @@ ITEMS = [
 ]
 
 
+SIZE = f'width="560" height="{round(560 * d.HEIGHT / d.WIDTH)}"'  # the legend's boards, their room kept while loading
+
+
 def page() -> str:
     """The legend page: the two boards, then what each numbered callout shows."""
     lines = [
@@ -126,11 +129,11 @@ def page() -> str:
         "Every board on this site is drawn by one program in one orientation. The numbered discs below are "
         "not part of a real board; they point at what the list explains.",
         "",
-        '![A backgammon board with numbered callouts](boards/legend-backgammon.svg){ width="560" }',
+        f'![A backgammon board with numbered callouts](boards/legend-backgammon.svg){{ {SIZE} }}',
         "",
-        '![A Narde starting position with numbered callouts](boards/legend-narde.svg){ width="560" }',
+        f'![A Narde starting position with numbered callouts](boards/legend-narde.svg){{ {SIZE} }}',
         "",
-        '![The backgammon start after white played 3-1 as 8/5 6/5, with numbered callouts](boards/legend-after.svg){ width="560" }',
+        f'![The backgammon start after white played 3-1 as 8/5 6/5, with numbered callouts](boards/legend-after.svg){{ {SIZE} }}',
         "",
     ]
     lines += [f"{n}. {item}" for n, item in enumerate(ITEMS, 1)]

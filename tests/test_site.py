@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from html import unescape
 from importlib.metadata import version
@@ -16,6 +17,7 @@ from gammonspec.model.clauses import clauses
 from gammonspec.model.rulesets import accepted, rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
+SOURCES = Path(os.environ.get("GAMMONSPEC_SOURCES", "/work/shared/sources"))  # the source texts, not shipped
 # a page opens fast (issue 30); the site grows by the navigation each split-off page repeats
 MAX_PAGE, MAX_IMAGES, MAX_SITE = 300_000, 300, 18_000_000
 
@@ -177,21 +179,38 @@ def test_results_page_and_badges(built: Path) -> None:
 
 
 def test_same_position_page_shows_each_switch_under_every_ruleset(built: Path) -> None:
+    """For each switch, each game whose rulesets differ on it has its section (the matrix links there): the position
+    drawn, every ruleset's answer beside the others, and whether the cases differ on that switch alone."""
+    from gammonspec.conformance.tools.contested import coupled, game_rulesets
+    from gammonspec.model.rulesets import registry
+
     page = (built / "same-position" / "index.html").read_text()
-    for name, contest in contests(suite()).items():
-        at = page.index(f'id="{name}"')
-        section = page[at : page.find("<h2", at + 1)]
-        if contest is None:
-            assert "No contested position" in section, name
-            continue
-        columns = section.split('<div class="rulesets">', 1)[1]
-        for rs, case in contest.shown.items():
-            assert f'href="../rulesets/#{rs}"' in columns, (name, rs)
-            if case:
-                assert f"#{case.id}" in columns and "Derivation:" in columns, (name, rs)
-        assert "boards/" in section.split('<div class="rulesets">', 1)[0], name  # the position, drawn
-        if contest.cases[0].query != "game-result":  # each ruleset's plays (or steps) drawn too
-            assert columns.count("boards/") >= 2, name
+    alone = 0
+    for game in ("backgammon", "narde", "crazy-narde"):
+        found = contests([case for case in suite() if case.game == game])
+        for name in registry()["switches"]:
+            if len({rs.switches[name] for rs in game_rulesets(game)}) < 2:
+                assert f'id="{name}--{game}"' not in page, (name, game)
+                continue
+            at = page.index(f'id="{name}--{game}"')
+            ends = (page.find("<h3", at + 1), page.find("<h2", at + 1), page.find("</article>", at))
+            section = page[at : min(i for i in ends if i != -1)]
+            contest = found[name]
+            if contest is None:
+                contest = coupled([case for case in suite() if case.game == game], name)
+                assert contest and "No position of the suite differs on" in section, (name, game)
+            elif not contest.also:
+                assert f"differ on <code>{name}</code> alone" in section, (name, game)
+                alone += 1
+            columns = section.split('<div class="rulesets">', 1)[1]
+            for rs, case in contest.shown.items():
+                assert f'href="../rulesets/#{rs}"' in columns, (name, rs)
+                if case:
+                    assert f"#{case.id}" in columns and "Derivation:" in columns, (name, rs)
+            assert "boards/" in section.split('<div class="rulesets">', 1)[0], name  # the position, drawn
+            if all(case and any(s.expected.get("plays") for s in case.steps) for case in contest.shown.values()):
+                assert columns.count("boards/") >= 2, name  # each ruleset's plays drawn too
+    assert alone >= 12, alone  # the opening, the next game's opener and the rest: one switch apart
 
 
 def _boards(html: str, built: Path) -> list[str]:
@@ -253,9 +272,10 @@ def test_each_clause_shows_its_most_direct_examples_first(built: Path) -> None:
             assert under == by_rule[rule][:1], rule  # the most direct example under the clause
             shown = [by_id[i] for i in listed.findall(examples_of(built, rule).split("<article", 1)[1])]
             assert shown == by_rule[rule], rule  # the examples page shows the order cases_by_rule gives
-            ranks = [(c.rule_ids.index(rule), len(c.rule_ids)) for c in shown]
+            ranks = [(c.game != game, c.rule_ids.index(rule), len(c.rule_ids)) for c in shown]
+            assert shown[0].game == game, rule  # a clause's examples open on its own game's board
             assert ranks == sorted(ranks), rule
-            if any(c.rule_ids[0] == rule for c in shown):
+            if any(c.rule_ids[0] == rule and c.game == game for c in shown):
                 assert shown[0].rule_ids[0] == rule, rule
     for rule in ("nd.head.one-per-turn", "cn.head.one-per-turn"):
         first = by_rule[rule][0]
@@ -298,10 +318,74 @@ def test_after_boards_are_full_size_captioned_after_the_play_and_mark_the_moves(
             figures += re.findall(r'<div class="after"[^>]*>(.*?)</div>', page.read_text(), re.S)
     boards = 0
     for figure in figures:
-        for img, caption in re.findall(r"<figure[^>]*>\s*(?:<p>)?(<img[^>]+>).*?<figcaption>(.*?)</figcaption>", figure, re.S):
+        for img, caption in re.findall(
+            r"<figure[^>]*>\s*(?:<p>)?(<img[^>]+>).*?<figcaption>(.*?)</figcaption>", figure, re.S
+        ):
             assert 'width="380"' in img and caption.startswith("after the play "), (img, caption)
             drawn = (built / "boards" / re.search(r'boards/([0-9a-f]+\.svg)"', img)[1]).read_text()
             assert ">after the play</text>" in drawn and " on roll</text>" not in drawn, img
             assert ('class="m"' in drawn) == (caption != "after the play (no move)"), img
             boards += 1
     assert boards > 300, boards
+
+
+def test_every_stated_mark_names_the_sources_words_in_its_clause(built: Path) -> None:
+    """Issue 48: a ● in the matrix says where the source states the value (the place its clause's Source line gives)
+    and what the words say, paraphrased (no run of six words of the source text, where the texts are at hand:
+    GAMMONSPEC_SOURCES); a reading the texts argue, not
+    state (the head exception on each side's first turn, the six-block judged after the whole play), is ○."""
+    from gammonspec.model.rulesets import registry
+
+    sources = {p.stem: " ".join(re.findall(r"[a-z0-9-]+", p.read_text().lower())) for p in SOURCES.glob("*.txt")}
+    page = (built / "disagreements" / "index.html").read_text()
+    marks = [
+        (k, unescape(n)) for k, n in re.findall(r'<span class="mark (stated|decided)"[^>]*data-note="([^"]*)"', page)
+    ]
+    stated = [note for kind, note in marks if kind == "stated"]
+    switches = registry()["switches"]
+    want = sum(
+        rs.source in spec["sources"].get(rs.switches[name], [])
+        for name, spec in switches.items()
+        if len({r.switches[name] for r in rulesets().values()}) > 1
+        for rs in rulesets().values()
+    )
+    assert len(stated) == want > 30, (len(stated), want)
+    for note in stated:
+        m = re.fullmatch(
+            r"stated by (?P<src>[a-z-]+)(?:, (?P<place>.+?))? \(§ (?P<rule>[a-z0-9.-]+)\): (?P<words>.+)", note
+        )
+        assert m, note
+        cited = dict(clauses()[m["rule"]].cites)
+        assert m["src"] in cited and (m["place"] or "") == cited[m["src"]], (note, cited)
+        words = re.findall(r"[a-z0-9-]+", m["words"].lower())
+        assert len(words) >= 4, note
+        text = sources.get(m["src"], "")
+        copied = [" ".join(words[i : i + 6]) for i in range(len(words) - 5) if " ".join(words[i : i + 6]) in text]
+        assert not copied, (note, copied)
+    decided = [note for kind, note in marks if kind == "decided"]
+    for source, rule in (("narde-guide", "nd.head.first-turn"), ("vog-crazy-narde", "cn.head.first-turn")):
+        assert any(n.startswith(f"decided by us for {source}: ") and f"§ {rule}" in n for n in decided), source
+    assert sum(n.startswith("decided by us for narde-") and "§ nd.block.six" in n for n in decided) == 2
+
+
+def test_every_board_image_has_its_size_and_every_page_its_own_title(built: Path) -> None:
+    """Issue 48: a board without a height moves a linked heading as it loads, so every board image gives width and
+    height in the board's proportions; no two pages share a title (tabs and bookmarks tell them apart); a case's
+    page draws the plays it expects full size, as the examples do."""
+    titles: dict[str, str] = {}
+    boards = 0
+    for html in built.rglob("index.html"):
+        text = html.read_text()
+        for img in re.findall(r'<img [^>]*src="[^"]*boards/[^"]+"[^>]*>', text):
+            w, h = re.search(r'width="(\d+)"', img), re.search(r'height="(\d+)"', img)
+            assert w and h and abs(int(h[1]) / int(w[1]) - 262 / 378) < 0.01, (html.relative_to(built), img)
+            boards += 1
+        title = re.search(r"<title>([^<]*)</title>", text)[1]
+        assert title not in titles, (title, titles.get(title), html.relative_to(built))
+        titles[title] = str(html.relative_to(built))
+    assert boards > 2000, boards
+    assert titles["How to play Narde - gammonspec"] == "play-narde/index.html"
+    page = (built / "cases-narde-six-block" / "index.html").read_text()
+    at = page.index('id="nd-block-black-home-checker-just-behind"')
+    case = page[at : page.find("<h2", at + 1)]
+    assert re.search(r'<img [^>]*width="380"', case) and "after the play" in case and "Derivation:" in case

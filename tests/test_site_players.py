@@ -37,10 +37,13 @@ def test_each_game_opens_with_how_to_play(built: Path) -> None:  # noqa: F811
         order = [nav.index(f'href="{target}/"') for target in (f"play-{game}", game, f"cases-{game}")]
         assert order == sorted(order) and order[2] - order[0] < 1500, game  # how to play, rulebook, cases
         page = (built / f"play-{game}" / "index.html").read_text()
-        start = re.findall(r'src="\.\./(boards/[0-9a-f]+\.svg)"', page)
+        drawn = re.findall(r'src="\.\./(boards/[0-9a-f]+\.svg)"', page)
         pips = START_PIPS[game]
-        assert len(start) == 1 and f"pips: white {pips} · black {pips}" in (built / start[0]).read_text(), game
+        assert drawn and f"pips: white {pips} · black {pips}" in (built / drawn[0]).read_text(), game  # the start
         linked = set(re.findall(rf'href="\.\./{game}/#((?:bg|nd|cn)\.[a-z0-9.-]+)"', page))
+        named = set(re.findall(rf'href="\.\./{game}/#((?:bg|nd|cn)\.[a-z0-9.-]+)">\1</a>', page))
+        quiet = set(re.findall(rf'<a class="rule-ref" href="\.\./{game}/#((?:bg|nd|cn)\.[a-z0-9.-]+)"', page))
+        assert quiet == named, (game, named - quiet)  # every rule ID's link kept, set quieter
         assert len(linked) >= 15 and linked <= set(clauses()), (game, len(linked))
         for topic in ("start", "move", "object", "turn", "bear"):
             assert topic in page.lower(), (game, topic)
@@ -56,3 +59,36 @@ def test_how_to_play_pages_are_paraphrase_not_the_clauses_copied() -> None:
         runs = [" ".join(words[i : i + 8]) for i in range(len(words) - 7)]
         copied = [run for run in runs if run in spec]
         assert not copied, (game, copied[:3])
+
+
+def test_how_to_play_narde_draws_each_rule_a_newcomer_gets_wrong(built: Path) -> None:  # noqa: F811
+    """Issue 48: the head rule and its first-turn exception, a lone checker holding a point, the six-block with and
+    without a checker ahead, bear-off, oin, mars and coke each get a case drawn (its board and its answer), and the
+    page names the ruleset to follow when the reader has no reason to choose."""
+    page = (built / "play-narde" / "index.html").read_text()
+    for case_id in (
+        "nd-head-later-turn-66-one-checker",
+        "nd-head-guide-second-player-33-two",
+        "nd-move-lone-checkers-close-points",
+        "nd-block-home-last-step-forbidden",
+        "nd-block-home-last-step-checker-ahead",
+        "nd-bearoff-higher-guide-illustration",
+        "nd-result-oin-loser-one-off",
+        "nd-result-mars-loser-spread",
+        "nd-result-coke-guide-black-wins",
+    ):
+        at = page.index(f"#{case_id}")
+        block = page[page.rindex('<div class="lesson">', 0, at) : page.index("</div>", at)]
+        assert BOARD.search(block), case_id
+    assert len(BOARD.findall(page)) >= 15  # the start, each case's board and the boards after its plays
+    assert "With no reason to choose, play ruleset" in page and 'href="../rulesets/#narde-guide"' in page
+
+
+def test_home_page_opens_the_games_on_how_to_play(built: Path) -> None:  # noqa: F811
+    """The home page's first link to each game is its "how to play" page, not its rulebook."""
+    home = (built / "index.html").read_text()
+    article = home[home.index("<article") :]
+    for game, title in (("backgammon", "Backgammon"), ("narde", "Narde"), ("crazy-narde", "Crazy Narde")):
+        first = re.search(rf'href="((?:play-)?{game}/)"', article)
+        assert first and first[1] == f"play-{game}/", (game, first and first[1])
+        assert f'href="play-{game}/">{title}</a>' in article, game

@@ -78,7 +78,7 @@ def test_matrix_marks_decided_values_with_a_legend() -> None:
     row = next(line for line in table.splitlines() if line.startswith("| draws |"))
     # backgammon, narde-guide, narde-variant, crazy-narde, gul-bara: only narde-guide states "no draw"
     assert row.split(" | ")[2:] == ["`none` *", "`none`", "`none` *", "`both-blocked`", "`none` * |"]
-    assert "\\* decided: the ruleset's text is silent on the point" in table
+    assert "\\* decided: the ruleset's text is silent on the point, or does not settle the reading" in table
 
 
 def test_a_source_both_stated_and_decided_is_refused(tmp_path, monkeypatch) -> None:
@@ -106,3 +106,22 @@ def test_rule_ids_in_the_reference_engine_exist_in_the_spec() -> None:
     named = set(re.findall(r"\b((?:bg|nd|cn)\.[a-z]+\.[a-z0-9-]+)", code))
     assert named, "the engine's docstrings name rule IDs"
     assert named <= set(clauses()), sorted(named - set(clauses()))
+
+
+def test_a_stated_value_without_the_sources_words_is_refused(tmp_path, monkeypatch) -> None:
+    """Every source that states a value says where and what (`words`), so the matrix's ● can name it."""
+    import pytest
+    from gammonspec.model import rulesets as ruleset_module
+    from gammonspec.model.yamlio import DataError
+
+    text = (ROOT / "spec" / "switches.yaml").read_text()
+    bad = text.replace('      none: {gul-bara: "the stake is never doubled"}\n', "")
+    assert bad != text
+    (tmp_path / "switches.yaml").write_text(bad)
+    monkeypatch.setattr(ruleset_module, "SPEC_DIR", tmp_path)
+    ruleset_module.registry.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"switch cube: words of 'none' name \[\]; every source that states it"):
+            ruleset_module.registry()
+    finally:
+        ruleset_module.registry.cache_clear()

@@ -11,10 +11,12 @@ from gammonspec.model.yamlio import DataError
 MIN_CASES = 2  # every testable clause is pinned by at least this many cases
 
 
-def directness(case: Case, rule: str) -> tuple[int, int]:
-    """How directly a case shows a rule, lowest first: where the rule stands in its list (first: the rule the
-    case is about), then how many rules the case names (fewer: the rule less mixed with others)."""
-    return case.rule_ids.index(rule), len(case.rule_ids)
+def directness(case: Case, rule: str) -> tuple[bool, int, int]:
+    """How directly a case shows a rule, lowest first: a case of the clause's own game before one of another game
+    (a clause's examples open on its own board), then where the rule stands in its list (first: the rule the case
+    is about), then how many rules the case names (fewer: the rule less mixed with others)."""
+    clause = clauses().get(rule)
+    return bool(clause and clause.path.stem != case.game), case.rule_ids.index(rule), len(case.rule_ids)
 
 
 def cases_by_rule(cases: tuple[Case, ...]) -> dict[str, list[Case]]:

@@ -40,9 +40,9 @@ def _pins_apart(a: Case, b: Case, switch: str) -> bool:
 
 
 def _shown(cases: Iterable[Case], ruleset: Ruleset) -> Case | None:
-    """The case that holds under the ruleset, one at its default options first."""
+    """The case that holds under the ruleset, one at its default options first, then one pinning fewest switches."""
     held = [case for case in cases if ruleset.admits(case.requires, case.options)]
-    return min(held, key=lambda case: bool(case.options), default=None)
+    return min(held, key=lambda case: (bool(case.options), len(case.requires)), default=None)
 
 
 def _also(shown: Iterable[Case], switch: str) -> tuple[str, ...]:
@@ -61,7 +61,7 @@ def game_rulesets(game: str) -> list[Ruleset]:
 def contests(suite: Iterable[Case]) -> dict[str, Contest | None]:
     """For every switch, the best contested position: cases of one query from one state that pin different
     values; single-state cases before scenarios, then fewest other switches told apart, then most rulesets
-    answered. None where the suite has no such position."""
+    answered, then fewest switches pinned by the cases shown. None where the suite has no such position."""
     groups: dict[tuple[str, str], list[Case]] = {}
     for case in suite:
         groups.setdefault((case.query, _position(case)), []).append(case)
@@ -76,10 +76,38 @@ def contests(suite: Iterable[Case]) -> dict[str, Contest | None]:
             if not any(_pins_apart(a, b, switch) for a in distinct.values() for b in distinct.values()):
                 continue
             contest = Contest(switch, tuple(cases), shown, _also(distinct.values(), switch))
-            key = (query == "scenario", len(contest.also), -len(distinct), GAMES.index(cases[0].game), cases[0].id)
+            pinned = sum(len(case.requires) for case in distinct.values())  # fewer: the answers hang on less
+            key = (
+                query == "scenario",
+                len(contest.also),
+                -len(distinct),
+                pinned,
+                GAMES.index(cases[0].game),
+                cases[0].id,
+            )
             found.append((key, contest))
         best[switch] = min(found, key=lambda item: item[0])[1] if found else None
     return best
+
+
+def coupled(suite: Iterable[Case], switch: str) -> Contest | None:
+    """For a switch no position shows alone: the best position where one ruleset's case pins it and the rulesets'
+    cases pin other switches apart (`also`), so its effect is drawn beside theirs; single states first, then
+    fewest other switches, then fewest pinned."""
+    groups: dict[tuple[str, str], list[Case]] = {}
+    for case in suite:
+        groups.setdefault((case.query, _position(case)), []).append(case)
+    found = []
+    for (query, _), cases in groups.items():
+        shown = {rs.name: _shown(cases, rs) for rs in game_rulesets(cases[0].game)}
+        distinct = {case.id: case for case in shown.values() if case}
+        also = _also(distinct.values(), switch)
+        if also and any(switch in case.requires for case in distinct.values()):
+            pinned = sum(len(case.requires) for case in distinct.values())
+            found.append(
+                ((query == "scenario", len(also), pinned, cases[0].id), Contest(switch, tuple(cases), shown, also))
+            )
+    return min(found, key=lambda item: item[0])[1] if found else None
 
 
 def why_none(switch: str) -> str:

@@ -34,8 +34,9 @@ def table(chosen: list[Ruleset]) -> str:
         text += "\n\nThe same in all of them: " + ", ".join(same) + "."
     if any(" *" in row for row in rows):
         text += (
-            "\n\n\\* decided: the ruleset's text is silent on the point and this spec chose the value"
-            " (`decided` in `spec/switches.yaml`, the reason in the clause); unmarked values are stated by the text."
+            "\n\n\\* decided: the ruleset's text is silent on the point, or does not settle the reading, and this spec"
+            " chose the value (`decided` in `spec/switches.yaml`, the reason in the clause); unmarked values are stated"
+            " by the text in so many words."
         )
     return text + "\n\nWhat each value means: the switch registry, `spec/switches.yaml`."
 
