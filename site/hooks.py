@@ -147,6 +147,9 @@ def home() -> list[str]:
         "",
         board(start, "The backgammon starting position, white to play 3-1"),
         "",
+        "**Your own position?** The [playground](play.md) sets up any board of the three games and shows what every "
+        "ruleset allows, side by side, computed by the reference engine in your browser.",
+        "",
         f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses "
         "([changelog](changelog.md)).",
         "",

@@ -23,8 +23,9 @@ from typing import Any
 
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.rulesets import rulesets
-from gammonspec.model.state import GAMES
+from gammonspec.model.state import GAMES, State, StateError
 from mkdocs.structure.files import File
+from playground.play import write_id
 
 SITE = Path(__file__).resolve().parent
 ROOT = SITE.parent
@@ -118,6 +119,14 @@ def files(config: Any) -> list[File]:
         return out
     out += [File.generated(config, f"play/pyodide/{name}", abs_src_path=str(NPM / name)) for name in RUNTIME]
     return out
+
+
+def try_it(state: State) -> str:
+    """A Markdown link (from a page at the site's top) that opens the playground at `state`; '' when no ID carries it."""
+    try:
+        return f"[Try it]({PAGE}?id={write_id(state)})"
+    except StateError:
+        return ""
 
 
 def _options(values: list[tuple[str, str]], selected: str = "") -> str:
