@@ -220,6 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     where = perft.add_mutually_exclusive_group()
     where.add_argument("--xgid", help="from this backgammon position (XGID), instead of the start")
+    where.add_argument("--nid", help="from this Narde or Crazy Narde position (Narde position ID), instead of the start")
     where.add_argument(
         "--state", type=Path, metavar="FILE", help="from this protocol state (JSON), instead of the start"
     )
@@ -257,8 +258,8 @@ def _ask_arguments(ask: argparse.ArgumentParser) -> None:
         "position",
         nargs="?",
         metavar="POSITION",
-        help="a Narde position ID (NID1_...), an XGID, a GNU Position ID (with --turn), or a file: a case-format"
-        " position (.yaml, .json) or a position export of eXtreme Gammon or BGBlitz",
+        help="a Narde position ID (NID1_...), an XGID, a GNU Position ID:Match ID (or the Position ID with --turn),"
+        " or a file: a case-format position (.yaml, .json) or a position export of eXtreme Gammon or BGBlitz",
     )
     ask.add_argument("--case", metavar="ID", help="a case's position, asked anew under every ruleset of its game")
     _cases_option(ask)

@@ -27,7 +27,7 @@ import re
 import string
 
 from gammonspec.model.games import CHECKERS, GAME_DATA
-from gammonspec.model.position_ids import GNUBG_ID_LENGTH
+from gammonspec.model.position_ids import GNUBG_ID_LENGTH, encode_xgid
 from gammonspec.model.state import (
     CUBE_VALUES,
     SIDES,
@@ -57,6 +57,11 @@ _OPTIONAL = {"s": "segment", "c": "cube", "m": "match"}  # tag -> field, in thei
 _SHOWN = 60  # characters of an ID quoted in a message
 
 
+def _quoted(text: str, limit: int = 24) -> str:
+    """`text` quoted for a message, cut to `limit` characters (a message stays one short line)."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def is_nid(text: object) -> bool:
     """Whether `text` is meant as a Narde position ID (it starts with NID and is not a 14-character GNU Position
     ID); decode_nid then judges it."""
@@ -64,6 +69,18 @@ def is_nid(text: object) -> bool:
         return False
     text = text.strip()
     return text.startswith(NID_PREFIX) and (SEPARATOR in text or len(text) != GNUBG_ID_LENGTH)
+
+
+def position_id(state: State) -> str | None:
+    """The ID a reader pastes elsewhere for `state`: its XGID (with the cube and match) where XGIDs describe the
+    game, its Narde position ID where these do; None when neither carries the state (a bar in Narde)."""
+    game = GAME_DATA[state.game]
+    try:
+        if game.position_ids:
+            return encode_xgid(state.layout, state.turn, state.dice or None, state.cube, state.match)
+        return encode_nid(state) if game.nid else None
+    except StateError:
+        return None
 
 
 # ---- writing -----------------------------------------------------------------------------------------------
@@ -136,7 +153,7 @@ def _read(nid: str) -> State:
     version = fields[0][len(NID_PREFIX) :]
     if version != VERSION:
         raise StateError(
-            f"version {version!r} is not one this reader knows (it reads version {VERSION}: {NID_PREFIX}{VERSION}_...)"
+            f"version {_quoted(version)} is not one this reader knows (it reads version {VERSION}: {NID_PREFIX}{VERSION}_...)"
             if version
             else f"no version character after {NID_PREFIX}"
         )
@@ -154,7 +171,7 @@ def _read(nid: str) -> State:
 def _read_game(field: str) -> str:
     if field not in _GAME_OF_LETTER:
         letters = ", ".join(f"{letter} {game}" for letter, game in _GAME_OF_LETTER.items())
-        raise StateError(f"game {field!r} is not a game letter ({letters})")
+        raise StateError(f"game {_quoted(field)} is not a game letter ({letters})")
     return _GAME_OF_LETTER[field]
 
 
@@ -166,21 +183,21 @@ def _read_points(field: str, game: str) -> Layout:
         if ch.isdigit():
             run = re.match(r"[0-9]+", field[i:]).group()  # type: ignore[union-attr]
             if run[0] == "0" or len(run) > 2 or int(run) > 24:
-                raise StateError(f"points: {at}: {run!r} is not a run of 1-24 empty points")
+                raise StateError(f"points: {at}: {_quoted(run)} is not a run of 1-24 empty points")
             size = int(run)
         elif "A" <= ch <= "O" or "a" <= ch <= "o":
             size = 1
         else:
             raise StateError(f"points: {at}: {ch!r} is not a count (A-O white, a-o black) or a run of empty points")
         if point + size > 25:
-            raise StateError(f"points: {at}: {field!r} runs past white's 24-point")
+            raise StateError(f"points: {at}: {_quoted(field, 40)} runs past white's 24-point")
         if size == 1 and not ch.isdigit():
             side: Side = "white" if ch.isupper() else "black"
             own = point if side == "white" else mirror(game, point)
             counts[side][own - 1] = ord(ch.lower()) - ord("a") + 1
         point, i = point + size, i + (len(run) if ch.isdigit() else 1)
     if point != 25:
-        raise StateError(f"points: {field!r} covers {point - 1} points, expected 24")
+        raise StateError(f"points: {_quoted(field, 40)} covers {point - 1} points, expected 24")
     off = []
     for side in SIDES:
         on_board = sum(counts[side])
@@ -193,7 +210,7 @@ def _read_points(field: str, game: str) -> Layout:
 def _match(pattern: str, field: str, name: str, expected: str) -> tuple[str, ...]:
     found = re.fullmatch(pattern, field)
     if found is None:
-        raise StateError(f"{name} {field!r} is not {expected}")
+        raise StateError(f"{name} {_quoted(field)} is not {expected}")
     return found.groups()
 
 
@@ -218,9 +235,11 @@ def _read_optional(fields: list[str]) -> tuple[Cube, Segment | None, Match]:
     for field in fields:
         tag = field[:1]
         if tag not in _OPTIONAL:
-            raise StateError(f"field {field!r} is not a segment (s...), cube (c...) or match (m...)")
+            raise StateError(f"field {_quoted(field)} is not a segment (s...), cube (c...) or match (m...)")
         if any(list(_OPTIONAL).index(t) >= list(_OPTIONAL).index(tag) for t in found):
-            raise StateError(f"the {_OPTIONAL[tag]} field {field!r} is out of order (segment, cube, match; each once)")
+            raise StateError(
+                f"the {_OPTIONAL[tag]} field {_quoted(field)} is out of order (segment, cube, match; each once)"
+            )
         found[tag] = field
     segment, cube, match = None, Cube(), Match()
     if "s" in found:
@@ -242,7 +261,7 @@ def _read_optional(fields: list[str]) -> tuple[Cube, Segment | None, Match]:
         )
         match = Match(int(length), (int(white), int(black)), crawford == "c")
         if match == Match():
-            raise StateError(f"match {found['m']!r} is the default (money play at 0-0): leave the field out")
+            raise StateError(f"match {_quoted(found['m'])} is the default (money play at 0-0): leave the field out")
     return cube, segment, match
 
 

@@ -107,6 +107,40 @@ def decode_gnubg(pid: str, turn: Side, hitting: bool | None = None) -> Layout:
     return _layout(slots, f"GNU Position ID {pid!r}", hitting)
 
 
+GNUBG_MATCH_ID_LENGTH = 12
+_PLAYERS: tuple[Side, Side] = ("black", "white")  # GNU Backgammon's player 0 and 1 (as BGBlitz's exports pair them)
+
+
+def decode_gnubg_match(mid: str) -> tuple[Side, tuple[int, ...], Cube, Match]:
+    """The side on roll, the dice (() when not rolled), the cube and the match of a GNU Backgammon Match ID.
+
+    GNU Backgammon manual, "A technical description of the Match ID": 9 bytes in Base64 (12 characters), read as
+    one little-endian key: cube exponent (bits 0-3), cube owner (4-5: player 0, 1, or 3 centred), player on roll
+    (6), Crawford game (7), game state (8-10: 1 a game in play), turn (11), double offered (12), resignation
+    (13-14), the dice (15-17, 18-20), match length (21-35), player 0's and player 1's scores (36-50, 51-65).
+    Player 1 is white (the XGID's uppercase player), player 0 black."""
+    if not isinstance(mid, str) or len(mid) != GNUBG_MATCH_ID_LENGTH or set(mid) - set(_BASE64):
+        raise StateError(f"GNU Match ID {mid!r} must be {GNUBG_MATCH_ID_LENGTH} characters of Base64")
+    key = int.from_bytes(base64.b64decode(mid), "little")
+
+    def field(low: int, width: int) -> int:
+        return key >> low & (1 << width) - 1
+
+    if field(8, 3) != 1:
+        raise StateError(f"GNU Match ID {mid!r} records no game in play (game state {field(8, 3)})")
+    exponent, owner, dice = field(0, 4), field(4, 2), (field(15, 3), field(18, 3))
+    if 1 << exponent not in CUBE_VALUES or owner == 2:
+        raise StateError(f"GNU Match ID {mid!r}: impossible cube (2 to the {exponent}, owner code {owner})")
+    if dice != (0, 0) and not all(1 <= d <= 6 for d in dice):
+        raise StateError(f"GNU Match ID {mid!r}: dice {dice[0]} and {dice[1]} are not two numbers 1-6")
+    length, score = field(21, 15), (field(51, 15), field(36, 15))  # white (player 1) first
+    if length and max(score) >= length:
+        raise StateError(f"GNU Match ID {mid!r}: a score of {max(score)} in a {length}-point match is over")
+    cube = Cube(1 << exponent, None if owner == 3 else _PLAYERS[owner])
+    match = Match(length, score, bool(field(7, 1))) if length else Match()
+    return _PLAYERS[field(6, 1)], () if dice == (0, 0) else dice, cube, match
+
+
 def encode_gnubg(layout: Layout, turn: Side) -> str:
     """The GNU Backgammon Position ID of `layout` with `turn` on roll."""
     _check_side(turn)

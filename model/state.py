@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from typing import Any, Literal, NamedTuple
 
 from gammonspec.model.games import CHECKERS, GAME_DATA, HEAD, HOME
@@ -125,6 +126,7 @@ class Layout(NamedTuple):
                 )
 
 
+@lru_cache(maxsize=4096)
 def standing_six_block(layout: Layout) -> str:
     """A row of six held points with no opposing checker ahead of it, described ('' when there is none).
 
@@ -321,6 +323,7 @@ class State:
         )
 
 
+@cache
 def start_layout(game: str) -> Layout:
     """The starting position of a game."""
     points = GAME_DATA[game].start_points()

@@ -15,7 +15,7 @@ from gammonspec.conformance.harness.coverage import cases_by_rule
 from gammonspec.conformance.harness.messages import STEP_QUERIES, asked_by
 from gammonspec.conformance.tools.diagram import svg
 from gammonspec.conformance.tools.links import link_rule_ids
-from gammonspec.model import position_ids
+from gammonspec.model import narde_ids, position_ids
 from gammonspec.model.clauses import clauses
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.rulesets import accepted, rulesets
@@ -134,8 +134,11 @@ def _step(step: Step, n: int, cube: bool, view: str, same_as: int | None) -> lis
 
 
 def _ids(case: Case) -> list[str]:
-    """For a backgammon case, its XGID and GNU Position ID, in a block with a copy button."""
+    """The case's position IDs in a block with a copy button: the XGID and GNU Position ID (backgammon), the Narde
+    position ID (Narde, Crazy Narde)."""
     state = case.state
+    if GAME_DATA[state.game].nid:
+        return ["```text", narde_ids.encode_nid(state), "```", ""]
     if not GAME_DATA[state.game].position_ids:
         return []
     dice = state.dice if len(state.dice) == 2 else None

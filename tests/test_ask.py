@@ -171,6 +171,18 @@ def test_real_position_exports(capsys, path, pips, dice, listed):
         assert answer_of(data, "backgammon")["cube"]["may_double"] is True
 
 
+def test_gnu_position_and_match_ids(capsys):
+    """GNU Backgammon's `Position ID:Match ID`: BGBlitz's export of the checker play writes both beside its XGID
+    (Position-ID b9sBCIC5bYDQAA, Match-ID QYnoAGAAGAAE): read from the GNU IDs, the same position, side on roll,
+    cube (2, O's) and 7-point score (3-6), and the dice it shows as "1-2"."""
+    export = document(capsys, str(FIXTURES / "bgblitz/01_checkerPosition_EN.txt"), "--no-flips")
+    gnu = document(capsys, "b9sBCIC5bYDQAA:QYnoAGAAGAAE", "--no-flips")
+    assert gnu["state"]["dice"] == [1, 2] and export["state"]["dice"] == [2, 1]
+    assert {**gnu["state"], "dice": [2, 1]} == export["state"] and gnu["groups"] == export["groups"]
+    cube_decision = document(capsys, "Mw5jkCQyz+AhAg:cAkgAUAAEAAE", "--no-flips")  # BGBlitz's 03_DT, no dice
+    assert cube_decision["state"]["dice"] == [] and cube_decision["state"]["match"]["score"] == {"white": 2, "black": 4}
+
+
 def test_the_two_programs_exports_of_one_position_read_alike(capsys):
     first = document(capsys, str(FIXTURES / "xg/01_checkerPosition_EN.txt"), "--no-flips")
     second = document(capsys, str(FIXTURES / "bgblitz/01_checkerPosition_EN.txt"), "--no-flips")
@@ -203,6 +215,12 @@ def test_the_readme_position_file_example(capsys, tmp_path):
     path.write_text(example)
     data = document(capsys, str(path), "--no-flips")
     assert plays(data, "crazy-narde") == {"20/16/12"}
+
+
+def test_an_engine_that_fails_a_query_is_reported_beside_the_rulesets(capsys):
+    """An engine that raises on 4-4 (tests/engines/fake_engines.py): its error is its answer, and the exit 1."""
+    status, out, _ = ask(capsys, BEAR_OFF, "--dice", "4-4", "--engine", "fake_engines:Raises", "--no-flips")
+    assert status == 1 and "as backgammon: error: " in out and "kaboom on 4-4" in out
 
 
 def test_json_written_to_a_file_beside_the_text(capsys, tmp_path):
@@ -240,7 +258,9 @@ BAD = {
     "truncated Narde ID": (["NID1_N_11o11O_w65"], "Narde position ID 'NID1_N_11o11O_w65': ends after 4 of its 5"),
     "GNU ID without --turn": (["4HPwATDgc/ABMA"], "give the side on roll with --turn"),
     "truncated GNU ID": (["4HPwATDgc/AB", "--turn", "white"], "not a Narde position ID (NID1_...), an XGID"),
-    "unknown case": (["--case", "no-such-case"], "--case 'no-such-case': no case with this ID"),
+    "GNU Match ID cut short": (["4HPwATDgc/ABMA:cAkAAAAAAA"], "GNU Match ID 'cAkAAAAAAA' must be 12 characters"),
+    "unknown case": (["--case", "no-such-case"], "--case 'no-such-case': no case with this ID among the shipped"),
+    "a case ID cut short": (["--case", HEAD_CASE[:-4]], f"no case with this ID among the shipped cases (did you mean {HEAD_CASE}?)"),
     "nothing given": ([], "give a position (an ID or a file) or --case ID"),
     "a double on the opening roll": (
         ["--case", HEAD_CASE, "--dice", "6-6", "--ruleset", "narde-guide"],
@@ -257,6 +277,11 @@ BAD = {
     "the other side on roll": (["--case", HEAD_CASE, "--turn", "black"], "has white on roll"),
     "unknown ruleset": (["--case", HEAD_CASE, "--ruleset", "nope"], "--ruleset nope: no such ruleset"),
     "ruleset of another game": (["--case", HEAD_CASE, "--ruleset", "gul-bara"], "no ruleset or profile of narde"),
+    "an engine of another game": (
+        ["--case", HEAD_CASE, "--engine", "fake_engines:BackgammonPlaysOnly"],
+        "engine bg-plays-only declares none of the rulesets or profiles asked (narde-guide, narde-variant)",
+    ),
+    "an engine that cannot start": (["--case", HEAD_CASE, "--engine-cmd", "/no/such/engine"], "cannot start engine"),
     "unknown switch": (["--case", HEAD_CASE, "--switch", "six-block=maybe"], "switch six-block has no value 'maybe'"),
 }
 
@@ -270,8 +295,8 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 
 BAD_FILES = {
-    "two positions in one export": (_two_xgids, "two.txt:44: a second position (XGID= line)"),  # 43 lines, a blank
-    "BGBlitz Position-ID against its XGID": (_mismatched_bgblitz, ":14: Position-ID 4HPwATDgc/ABMA and the XGID"),
+    "two positions in one export": (_two_xgids, "two.txt:45: a second position (XGID= line)"),  # 43 lines, a blank
+    "BGBlitz Position-ID against its XGID": (_mismatched_bgblitz, ":15: Position-ID 4HPwATDgc/ABMA and the XGID"),
     "no XGID in a text file": (lambda d: _file(d, "notes.txt", "hello\n"), "notes.txt: no XGID= line"),
     "malformed YAML": (lambda d: _file(d, "p.yaml", "game: narde\nposition: [\n"), "p.yaml:3: malformed YAML"),
     "an unknown field": (

@@ -321,3 +321,72 @@ def test_states_no_id_carries_are_refused(state: State, message: str) -> None:
     with pytest.raises(StateError) as refused:
         encode_nid(state)
     assert str(refused.value).startswith("no Narde position ID for this state: ") and message in str(refused.value)
+
+
+# ---- any text: refused in one line, or read as the one ID of its state ---------------------------------------
+
+
+@st.composite
+def mangled_id(draw: st.DrawFn) -> str:
+    """A valid ID with a few characters replaced, deleted or inserted (or, once in a while, its start alone)."""
+    text = encode_nid(draw(any_state()))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        new = draw(st.sampled_from("NIDC1wbfrhscmp_0123456789AaBbOoPp-"))
+        how = draw(st.sampled_from(("replace", "delete", "insert", "cut")))
+        if how == "replace":
+            text = text[:at] + new + text[at + 1 :]
+        elif how == "delete":
+            text = text[:at] + text[at + 1 :]
+        elif how == "insert":
+            text = text[:at] + new + text[at:]
+        else:
+            text = text[:at]
+    return text
+
+
+@settings(max_examples=600, derandomize=True, deadline=None)
+@given(mangled_id() | st.text(max_size=30) | st.text(max_size=30).map(lambda t: NID_PREFIX + t))
+def test_any_text_is_refused_in_one_line_or_is_its_states_only_id(text: str) -> None:
+    try:
+        state = decode_nid(text)
+    except StateError as refused:
+        assert str(refused).startswith("Narde position ID ") and "\n" not in str(refused)
+        return
+    assert encode_nid(state) == text.strip()  # one ID per state: whatever is accepted is the canonical spelling
+
+
+@pytest.mark.parametrize(
+    "nid",
+    [
+        "NID" + "9" * 5000,
+        "NID1_" + "Z" * 5000 + "_11o11O_w_f1r0h0",
+        "NID1_N_" + "1" * 5000 + "_w_f1r0h0",
+        "NID1_N_11o11O_w" + "6" * 5000 + "_f1r0h0",
+        "NID1_N_11o11O_w_f1r" + "1" * 5000 + "h0",
+        "NID1_N_11o11O_w_f1r0h0_x" + "y" * 5000,
+        "NID1_N_11o11O_w_f1r0h0_m1" + "0" * 5000 + "w0b0",
+        "NID1_N_11o11O_w_f1r0h0_" + "_".join(["c2"] * 2000),
+    ],
+)
+def test_a_huge_id_is_refused_in_a_short_line(nid: str) -> None:
+    with pytest.raises(StateError) as refused:
+        decode_nid(nid)
+    assert len(str(refused.value)) < 300 and "\n" not in str(refused.value)
+
+
+def test_the_specs_ids_are_the_worked_examples_here() -> None:
+    """spec/conventions.md's worked examples are among this file's (derived by hand, checked both ways above), and
+    every ID written in the spec and the README reads back to itself."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = (root / "spec" / "conventions.md").read_text(encoding="utf-8")
+    section = spec.split("### Narde position IDs", 1)[1].split("\n## ", 1)[0]
+    table = [line for line in section.splitlines() if line.startswith("| ") and "`NID1_" in line]
+    examples = {param.values[1] for param in EXAMPLES}
+    assert len(table) == 4 and all(re.search(r"`(NID1_\w+)`", line)[1] in examples for line in table)
+    written = re.findall(r"`(NID1_\w+)`", section + (root / "README.md").read_text(encoding="utf-8"))
+    assert len(written) >= 5
+    for nid in written:
+        assert encode_nid(decode_nid(nid)) == nid

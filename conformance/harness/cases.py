@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from gammonspec.conformance.harness.messages import asked_by
 from gammonspec.conformance.harness.scenario import walk
 from gammonspec.conformance.harness.steps import Step, digest, expected_next, plays_step, result_step, spec_layout
-from gammonspec.model import position_ids
+from gammonspec.model import narde_ids, position_ids
 from gammonspec.model.rulesets import accepted, check_options, check_switches, rulesets
 from gammonspec.model.state import (
     Cube,
@@ -142,9 +142,29 @@ def _pinned_hitting(requires: dict[str, str | list[str]]) -> bool | None:
     return values[0] == "blots" if len(values) == 1 else None
 
 
+_NID_CARRIES = ("turn", "roll", "context", "segment", "cube", "match")  # what a state written as a nid takes from it
+
+
+def _nid_state(raw: LineDict, game: str, path: Path, what: str) -> State:
+    """The whole state written as a Narde position ID (`nid`); none of the fields it carries may stand beside it."""
+    try:
+        state = narde_ids.decode_nid(raw["nid"])
+    except StateError as exc:
+        raise DataError(path, locate(raw, "nid"), f"{what}: nid: {exc}") from None
+    if state.game != game:
+        raise DataError(path, locate(raw, "nid"), f"{what}: nid: a {state.game} position in a {game} file")
+    beside = next((field for field in _NID_CARRIES if field in raw), None)
+    if beside:
+        raise DataError(path, locate(raw, beside), f"{what}: {beside}: the nid carries it; write it in the ID, not beside")
+    return state
+
+
 def read_state(raw: LineDict, game: str, path: Path, hitting: bool | None, what: str) -> State:
     """The state a case (or a position file, `gammonspec ask`) writes: position, turn, roll, context, segment, cube
-    and match, the layout validated under `hitting`; `what` names it in messages.  The turn may be missing (None)."""
+    and match, the layout validated under `hitting`, or all of it as a Narde position ID (`nid`); `what` names it
+    in messages.  The turn may be missing (None)."""
+    if "nid" in raw:
+        return _nid_state(raw, game, path, what)
     try:
         layout, id_turn, id_dice = _layout(game, raw, path, hitting, what)
     except DataError:
@@ -173,9 +193,8 @@ def _case(raw: LineDict, game: str, defaults: dict[str, str], path: Path) -> Cas
     try:
         _check_no_forbidden_block(state.layout, requires, raw.get("options", {}))
     except StateError as exc:
-        raise DataError(
-            path, locate(raw, "position") or where, f"case {raw['id']}: impossible position: {exc}"
-        ) from None
+        at = locate(raw, "nid" if "nid" in raw else "position") or where
+        raise DataError(path, at, f"case {raw['id']}: impossible position: {exc}") from None
     query = raw.get("query", "legal-plays")
     turn, dice, segment = state.turn, state.dice, state.segment
     if turn is None and query != "scenario":

@@ -13,11 +13,9 @@ from gammonspec.conformance.harness import report_files
 from gammonspec.conformance.harness.board import draw
 from gammonspec.conformance.harness.runner import Outcome, skip_kind
 from gammonspec.model import PROTOCOL_VERSION, __version__
-from gammonspec.model.games import GAME_DATA
 from gammonspec.model.interface import EngineInfo
-from gammonspec.model.position_ids import encode_xgid
+from gammonspec.model.narde_ids import position_id
 from gammonspec.model.profiles import Profile
-from gammonspec.model.state import StateError
 from gammonspec.model.terminal import fitted, printable
 
 STATUSES = ("passed", "failed", "skipped", "errored", "xfailed", "xpassed")
@@ -50,11 +48,9 @@ def describe_failure(o: Outcome, engine_args: str = "") -> str:
         f"  at {o.case.where}",
         f"  rerun: {rerun(o, engine_args)}",
     ]
-    if GAME_DATA[state.game].position_ids:
-        try:
-            lines.append(f"  {encode_xgid(state.layout, state.turn, state.dice or None)}")
-        except (ValueError, StateError):  # a position XGID cannot carry
-            pass
+    ident = position_id(state)  # the XGID or the Narde position ID, for other tools
+    if ident:
+        lines.append(f"  {ident}")
     if state.dice:
         lines.append(f"  {state.turn} to play {'-'.join(map(str, state.dice))}")
     lines += ["    " + line for line in draw(state.layout, state.turn).splitlines()]

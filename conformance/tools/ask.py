@@ -36,7 +36,7 @@ from gammonspec.conformance.tools import reachability
 from gammonspec.conformance.tools.ask_rulings import QUERIES, Ruling, answer_json, asked, impossible, rule, spelled
 from gammonspec.model import position_ids
 from gammonspec.model.clauses import option_clauses, switch_clauses
-from gammonspec.model.interface import Engine, EngineFailure, Skip
+from gammonspec.model.interface import Engine, EngineFailure, Skip, describe_exception
 from gammonspec.model.narde_ids import GAMES_WITH_NIDS, encode_nid
 from gammonspec.model.profiles import Profile, override
 from gammonspec.model.rulesets import Rules, Ruleset, registry, rulesets
@@ -54,10 +54,15 @@ class AskError(ValueError):
 
 @dataclass(frozen=True)
 class Question:
-    """A state to ask about; `source` says where it came from (an ID, a file, a case), for the reader."""
+    """A state to ask about; `source` says where it came from (an ID, a file, a case), for the reader.
+
+    `constructed`: a shipped case's own state, asked as the case states it; a case may set up a turn no game
+    reaches (a start with a double to play, a first turn with passed numbers) to pin a rule, so only the state
+    model's checks apply to it, not what a turn context needs (ask_rulings.impossible)."""
 
     state: State
     source: str = ""
+    constructed: bool = False
 
 
 def targets_for(game: str) -> list[Target]:
@@ -74,7 +79,7 @@ def default_context(layout: Layout) -> TurnContext:
     return TurnContext(first_turn=False, rolls_in_game=max(MIDGAME_ROLLS, least))
 
 
-def question_from_wire(data: dict[str, Any], source: str = "") -> Question:
+def question_from_wire(data: dict[str, Any], source: str = "", constructed: bool = False) -> Question:
     """A question from a protocol state (spec/protocol.md); a state without `context` gets default_context.
     Raises AskError for a malformed or impossible state."""
     try:
@@ -83,7 +88,7 @@ def question_from_wire(data: dict[str, Any], source: str = "") -> Question:
         raise AskError(f"state: {exc}") from None
     if "context" not in data:
         state = replace(state, context=default_context(state.layout))
-    return Question(state, source)
+    return Question(state, source, constructed)
 
 
 @dataclass
@@ -96,6 +101,8 @@ class _Entry:
     problem: str = ""  # why the state cannot occur (or the engine's error)
     status: str = "answered"  # answered | cannot-occur | error
     capabilities: tuple[str, ...] = ()
+    constructed: bool = False  # the question's (Question.constructed)
+    parts: tuple[str, ...] = ()  # what the question asks (ask_rulings.asked)
     flips: list[dict[str, Any]] = field(default_factory=list)  # the flips that change the ruling, as JSON
     flipped: dict[tuple[str, str, str], Ruling | None] = field(default_factory=dict)  # (kind, name, value) -> ruling
 
@@ -116,10 +123,10 @@ def _base(target: Target) -> Ruleset:
     return rulesets()[target.base] if isinstance(target, Profile) else target
 
 
-def _reference(state: State, rules: Rules, engine: ReferenceEngine) -> Ruling | str:
-    """The reference engine's ruling, or why the state cannot occur under `rules`."""
-    problem = impossible(state, rules)
-    return problem or rule(engine, state, rules, QUERIES)
+def _reference(state: State, rules: Rules, entry: _Entry) -> Ruling | str:
+    """The reference engine's ruling on the entry's question under `rules`, or why the state cannot occur there."""
+    problem = impossible(state, rules, entry.constructed)
+    return problem or rule(ReferenceEngine(), state, rules, QUERIES, entry.parts)
 
 
 def _flip_keys(target: Target) -> list[tuple[str, str, Any]]:
@@ -162,7 +169,7 @@ def _flipped(entry: _Entry, kind: str, name: str, value: Any, state: State) -> R
     if key not in entry.flipped:
         flipped = override(entry.target, [(name, value)]).rules()
         try:
-            ruling = _reference(state, flipped, ReferenceEngine())
+            ruling = _reference(state, flipped, entry)
         except (StateError, ValueError, KeyError, IndexError):
             ruling = "a reading the state cannot be asked under"
         entry.flipped[key] = None if isinstance(ruling, str) else ruling
@@ -178,7 +185,8 @@ def _flips(entry: _Entry, state: State) -> list[dict[str, Any]]:
         if other_ruling is None or other_ruling == entry.ruling:
             continue
         was = entry.target.switches[name] if kind == "switch" else entry.target.options[name]["default"]
-        hitting = (entry.target.rules().switch.hitting, override(entry.target, [(name, value)]).rules().switch.hitting)
+        was_hitting = entry.target.switches["hitting"] == "blots"
+        hitting = (was_hitting, value == "blots" if name == "hitting" else was_hitting)
         parts, loses, gains = _delta(state, entry.ruling, other_ruling, hitting)
         found.append(
             {
@@ -190,13 +198,15 @@ def _flips(entry: _Entry, state: State) -> list[dict[str, Any]]:
                 "differs": parts,
                 "gains": gains,
                 "loses": loses,
-                "answer": {k: v for k, v in answer_json(state, other_ruling, hitting[1]).items() if k != "plays"},
+                "answer": answer_json(state, other_ruling, hitting[1], plays=False),
             }
         )
     return found
 
 
-def _engine_entries(state: State, targets: Sequence[Target], engines: Sequence[Engine]) -> list[_Entry]:
+def _engine_entries(
+    state: State, targets: Sequence[Target], engines: Sequence[Engine], parts: tuple[str, ...]
+) -> list[_Entry]:
     """Each engine asked under each target it declares (or, reading switches, can play)."""
     entries = []
     for engine in engines:
@@ -205,11 +215,15 @@ def _engine_entries(state: State, targets: Sequence[Target], engines: Sequence[E
         for target in targets:
             if not info.declares(target):
                 continue
-            entry = _Entry(target, engine=label, capabilities=tuple(info.capabilities))
+            entry = _Entry(target, engine=label, capabilities=tuple(info.capabilities), parts=parts)
             try:
-                entry.ruling = rule(engine, state, target.rules(), info.capabilities)
-            except (EngineFailure, Skip, StateError) as exc:
-                entry.status, entry.problem = "error", f"{type(exc).__name__}: {exc}".splitlines()[0]
+                entry.ruling = rule(engine, state, target.rules(), info.capabilities, parts)
+            except Skip as exc:
+                entry.status, entry.problem = "error", f"skipped: {exc}".splitlines()[0]
+            except EngineFailure as exc:
+                entry.status, entry.problem = "error", str(exc).splitlines()[0]
+            except Exception as exc:  # noqa: BLE001 - an engine's own code failing: that is its answer here
+                entry.status, entry.problem = "error", describe_exception(exc)
             entries.append(entry)
     return entries
 
@@ -224,11 +238,11 @@ def answer(
     wrong = [t.name for t in targets if t.game != state.game]
     if wrong:
         raise AskError(f"game: the position is {state.game}, but {', '.join(wrong)} is not a {state.game} ruleset")
-    reference = ReferenceEngine()
+    parts = asked(state, cube=any(t.switches["cube"] == "doubling" for t in targets))
     entries = []
     for target in targets:
-        ruling = _reference(state, target.rules(), reference)
-        entry = _Entry(target, capabilities=QUERIES)
+        entry = _Entry(target, capabilities=QUERIES, constructed=question.constructed, parts=parts)
+        ruling = _reference(state, target.rules(), entry)
         if isinstance(ruling, str):
             entry.status, entry.problem = "cannot-occur", ruling
         else:
@@ -238,10 +252,8 @@ def answer(
     if all(e.status == "cannot-occur" for e in entries):
         reasons = list(dict.fromkeys(e.problem for e in entries))
         raise AskError(reasons[0] if len(reasons) == 1 else "; ".join(f"{e.name}: {e.problem}" for e in entries))
-    going_on = any(e.ruling is not None and e.ruling.result is None for e in entries)
-    if asked(state) == "cube" and going_on and not any(t.switches["cube"] == "doubling" for t in targets):
-        raise AskError(f"roll: give the dice: the {state.game} rules asked have no doubling cube to ask about")
-    entries += _engine_entries(state, targets, engines)
+    askable = [e.target for e in entries if e.status == "answered"]  # engines are not asked what cannot occur
+    entries += _engine_entries(state, askable, engines, parts)
     groups: dict[str, list[_Entry]] = {}
     for entry in entries:
         groups.setdefault(entry.key(), []).append(entry)
@@ -252,7 +264,7 @@ def answer(
         "source": question.source,
         "state": state.to_wire(),
         "ids": _ids(state),
-        "asked": ["result", asked(state)],
+        "asked": list(parts),
         "rulings": [_ruling_json(e, state, members) for e in entries],
         "groups": [_group_json(g, state) for g in members],
         "differences": _differences(members, state),

@@ -54,12 +54,16 @@ def _selected(options: AskOptions, game: str) -> list[Target]:
     return chosen
 
 
-def _started(specs: Sequence[EngineSpec]) -> list[Engine]:
+def _started(specs: Sequence[EngineSpec], targets: Sequence[Target]) -> list[Engine]:
+    """The engines, started and past their handshake; each must declare one of the rulesets or profiles asked."""
     engines: list[Engine] = []
     try:
         for spec in specs:
             engines.append(start(spec))
-            handshake(engines[-1])
+            info = handshake(engines[-1])
+            if not any(info.declares(t) for t in targets):
+                names = ", ".join(t.name for t in targets)
+                raise AskError(f"engine {info.name} declares none of the rulesets or profiles asked ({names})")
     except BaseException:
         _close(engines)
         raise
@@ -83,7 +87,7 @@ def command(options: AskOptions) -> int:
             report_files.claim("--json", Path(options.json))
         question = read(options.position, options.case, options.cases, options.given)
         targets = _selected(options, question.state.game)
-        engines = _started(options.engines)
+        engines = _started(options.engines, targets)
         try:
             document = answer(question, targets, engines, flips=options.flips)
         finally:

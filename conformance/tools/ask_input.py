@@ -5,6 +5,7 @@ Each reader raises AskError (or DataError, for a file) with one line naming what
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,8 +20,8 @@ from gammonspec.model.terminal import shortened
 from gammonspec.model.yamlio import DataError, read_text
 
 POSITION_FILES = (".yaml", ".yml", ".json")  # a case-format position; any other file is a position export
-_XGID_LINE = re.compile(r"^\s*(XGID=\S+)\s*$", re.MULTILINE)
-_GNU_POSITION_ID = re.compile(r"^\s*Position-ID:\s*(\S+)", re.MULTILINE)
+_XGID_LINE = re.compile(r"^[ \t]*(XGID=\S+)[ \t]*\r?$", re.MULTILINE)
+_GNU_POSITION_ID = re.compile(r"^[ \t]*Position-ID:[ \t]*(\S+)", re.MULTILINE)
 _DIGITS = re.compile(r"^[1-6](?:[-,/]?[1-6])*$")
 
 
@@ -69,6 +70,14 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
             raise AskError(str(exc)) from None
     if _is_xgid(text):
         return _from_xgid(text)
+    pid, colon, mid = text.partition(":")
+    if colon and len(pid) == position_ids.GNUBG_ID_LENGTH:
+        try:
+            turn, dice, cube, match = position_ids.decode_gnubg_match(mid)
+            layout = position_ids.decode_gnubg(pid, turn)
+        except StateError as exc:
+            raise AskError(str(exc)) from None
+        return State(layout, turn, dice, default_context(layout), cube, None, match), False
     if len(text) == position_ids.GNUBG_ID_LENGTH:
         if given.turn is None:
             raise AskError(f"GNU Position ID {text!r}: give the side on roll with --turn (the ID is from its view)")
@@ -79,7 +88,7 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
         return State(layout, given.turn, (), default_context(layout)), False
     raise AskError(
         f"position {shortened(text, 40)!r}: not a Narde position ID (NID1_...), an XGID, a GNU Position ID (14"
-        " characters) nor a file"
+        " characters, or Position ID:Match ID) nor a file"
         " (a case-format .yaml/.json, or a position export of eXtreme Gammon or BGBlitz)"
     )
 
@@ -124,10 +133,13 @@ def _from_file(path: Path, given: Given) -> tuple[State, bool, str]:
 
 def _from_case(case_id: str, cases: tuple[Path, ...]) -> State:
     loaded = load(cases) if cases else shipped()
-    found = next((c for c in loaded.cases if c.id == case_id), None)
-    if found is None:
-        raise AskError(f"--case {shortened(case_id, 60)!r}: no case with this ID in the {len(loaded.cases)} loaded")
-    return found.state
+    ids = {c.id: c for c in loaded.cases}
+    if case_id not in ids:
+        near = difflib.get_close_matches(case_id, ids, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        where = "in the files given" if cases else "among the shipped cases"
+        raise AskError(f"--case {shortened(case_id, 60)!r}: no case with this ID {where}{hint}")
+    return ids[case_id].state
 
 
 def read(position: str | None, case_id: str | None, cases: tuple[Path, ...], given: Given) -> Question:
@@ -147,7 +159,8 @@ def read(position: str | None, case_id: str | None, cases: tuple[Path, ...], giv
         raise AskError(f"{shortened(source, 60)}: no side on roll in the position: give --turn")
     if not no_turn and given.turn not in (None, state.turn):
         raise AskError(f"--turn {given.turn}: {shortened(source, 60)} has {state.turn} on roll")
-    return Question(_given(replace(state, turn=given.turn or state.turn), given), source)
+    constructed = case_id is not None and given == Given()  # a case's own state, as the case states it
+    return Question(_given(replace(state, turn=given.turn or state.turn), given), source, constructed)
 
 
 def _given(state: State, given: Given) -> State:

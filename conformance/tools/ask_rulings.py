@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gammonspec.conformance.tools import reachability
 from gammonspec.model.interface import CubeOutcome, Engine, GameResult
 from gammonspec.model.notation import describe, spell
 from gammonspec.model.rulesets import Rules
-from gammonspec.model.state import Layout, Segment, State, StateError, standing_six_block
+from gammonspec.model.state import Layout, Segment, Side, State, StateError, standing_six_block
 from gammonspec.reference.rules import chain_active, numbers_to_play
 
 RESPONSES = ("take", "drop", "beaver")
@@ -50,9 +51,11 @@ def _segment_problem(state: State, rules: Rules) -> str:
     return ""
 
 
-def impossible(state: State, rules: Rules) -> str:
-    """Why `state` cannot occur under `rules` ('' when it can): reachability.problem, a roll the turn context
-    never deals, a segment that does not follow the roll, a cube where the rules have none."""
+def impossible(state: State, rules: Rules, constructed: bool = False) -> str:
+    """Why `state` cannot occur under `rules` ('' when it can): the state model's checks and a six-block a ban
+    makes impossible; unless the state is `constructed` (a case's, which may set up a turn no game reaches to pin a
+    rule: the case loader has judged it), also reachability.problem, a roll the turn context never deals, a
+    segment that does not follow the roll and a cube where the rules have none."""
     dice = state.dice
     if dice and len(dice) != 2:
         return f"roll: a roll is two dice, not {len(dice)}"
@@ -62,6 +65,8 @@ def impossible(state: State, rules: Rules) -> str:
         return f"position: {exc}"
     if rules.switch.six_block != "allowed" and standing_six_block(state.layout):
         return f"position: {standing_six_block(state.layout)} under six-block={rules.switch.six_block}"
+    if constructed:
+        return ""
     found = reachability.problem(state, rules)  # what is left: what the turn context needs
     if found:
         return f"context: {found}"
@@ -99,23 +104,24 @@ class Ruling:
         )
 
 
-def asked(state: State) -> str:
-    """What the state asks besides the result: 'plays' with dice, else 'cube'."""
-    return "plays" if state.dice else "cube"
+def asked(state: State, cube: bool) -> tuple[str, ...]:
+    """What a question asks: always the result; with dice the plays (and what follows them), else, where a
+    ruleset asked has a cube (`cube`), the cube questions."""
+    return ("result", "plays") if state.dice else ("result", "cube") if cube else ("result",)
 
 
-def rule(engine: Engine, state: State, rules: Rules, capabilities: Sequence[str]) -> Ruling:
-    """`engine`'s ruling on `state` under `rules`, asking only the queries in `capabilities`."""
+def rule(engine: Engine, state: State, rules: Rules, capabilities: Sequence[str], parts: Sequence[str]) -> Ruling:
+    """`engine`'s ruling on `state` under `rules`: the `parts` asked (asked()), of the queries in `capabilities`."""
     result = engine.game_result(state, rules) if "game-result" in capabilities else None
     if result is not None:
         return Ruling(result=result)
-    if asked(state) == "plays":
+    if "plays" in parts:
         if "legal-plays" not in capabilities:
             return Ruling()
         plays = frozenset(engine.legal_plays(state, rules))
         after = engine.next_segment(state, rules) if "next-segment" in capabilities else None
         return Ruling(plays=plays, next=after.unordered() if after else None)
-    if "cube" not in capabilities:
+    if "cube" not in parts or "cube" not in capabilities:
         return Ruling()
     may = engine.may_double(state, rules)
     outcomes = tuple((r, engine.cube_action(state, rules, r)) for r in RESPONSES) if may else ()
@@ -126,16 +132,21 @@ def rule(engine: Engine, state: State, rules: Rules, capabilities: Sequence[str]
 
 
 def _numbers(state: State) -> tuple[int, ...]:
-    return state.segment.numbers if state.segment else numbers_to_play(state.dice)
+    """The numbers a play is spelled with, highest first: the spelling does not depend on the dice's order."""
+    return tuple(sorted(state.segment.numbers if state.segment else numbers_to_play(state.dice), reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def _spelled_one(before: Layout, after: Layout, side: Side, numbers: tuple[int, ...], hitting: bool) -> str:
+    """One play in notation, worked out once: a position is spelled for its group, and again in flips and
+    differences."""
+    return spell(before, after, side, numbers, hitting) or describe(before, after, side)
 
 
 def spelled(state: State, layouts: Iterable[Layout], hitting: bool) -> list[dict[str, Any]]:
     """Plays in move notation, with the position each leaves, sorted by their notation."""
-    before, side = state.layout, state.turn
-    found = [
-        (spell(before, after, side, _numbers(state), hitting) or describe(before, after, side), after)
-        for after in layouts
-    ]
+    numbers = _numbers(state)
+    found = [(_spelled_one(state.layout, after, state.turn, numbers, hitting), after) for after in layouts]
     return [
         {"play": text, "position": after.to_wire()} for text, after in sorted(found, key=lambda f: (f[0], f[1].key()))
     ]
@@ -149,10 +160,12 @@ def outcome_json(outcome: CubeOutcome) -> dict[str, Any]:
     }
 
 
-def answer_json(state: State, ruling: Ruling, hitting: bool) -> dict[str, Any]:
+def answer_json(state: State, ruling: Ruling, hitting: bool, plays: bool = True) -> dict[str, Any]:
+    """A ruling as the document writes it; without `plays`, all but the plays (a flip lists only those it changes)."""
+    listed = {"plays": None if ruling.plays is None else spelled(state, ruling.plays, hitting)} if plays else {}
     return {
         "result": None if ruling.result is None else ruling.result.to_wire(),
-        "plays": None if ruling.plays is None else spelled(state, ruling.plays, hitting),
+        **listed,
         "next": None if ruling.next is None else ruling.next.to_wire(),
         "cube": None
         if ruling.cube is None

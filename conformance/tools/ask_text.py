@@ -55,6 +55,8 @@ def _group(group: dict[str, Any], chained: bool) -> str:
         return "\n".join([head, *lines])
     if answer["cube"] is not None:
         lines += _cube(answer["cube"])
+    if answer["result"] is None and answer["cube"] is None:
+        lines.append("  the game goes on (give --dice for the legal plays)")
     return "\n".join([names + ":", *lines])
 
 

@@ -15,10 +15,9 @@ from gammonspec.conformance.harness.steps import next_spec, numbers
 from gammonspec.conformance.tools.fuzz import ORACLE, Answers, Campaign, Failure, ask, flips
 from gammonspec.conformance.tools.fuzz_queries import CAPABILITY, Question, wire
 from gammonspec.model.clauses import clauses
-from gammonspec.model.games import GAME_DATA
 from gammonspec.model.interface import Opening
+from gammonspec.model.narde_ids import position_id
 from gammonspec.model.notation import spell
-from gammonspec.model.position_ids import encode_xgid
 from gammonspec.model.rulesets import Rules, game_hitting
 from gammonspec.model.state import CHECKERS, SIDES, Cube, Layout, Match, Side, State, StateError, other, start_layout
 from gammonspec.model.terminal import clipped
@@ -298,10 +297,8 @@ def write_draft(folder: Path, f: Failure, target: Target, seed: int, engine: str
 
 def board_text(f: Failure) -> str:
     s = f.state.state if isinstance(f.state, Question) else f.state
-    lines = [draw(s.layout, s.turn)]
-    if GAME_DATA[s.game].position_ids:
-        lines.append(f"XGID: {encode_xgid(s.layout, s.turn, s.dice or None)}")
-    return "\n".join(lines)
+    ident = position_id(s)  # the XGID or the Narde position ID
+    return "\n".join([draw(s.layout, s.turn), *([ident] if ident else [])])
 
 
 def _checkers(layout: Layout) -> str:

@@ -34,9 +34,9 @@ from gammonspec.conformance.tools.perft import (
     weight,
 )
 from gammonspec.model import PROTOCOL_VERSION, __version__
-from gammonspec.model.games import GAME_DATA
 from gammonspec.model.interface import Engine, EngineFailure, EngineLoadError
-from gammonspec.model.position_ids import decode_xgid, encode_xgid
+from gammonspec.model.narde_ids import decode_nid, position_id
+from gammonspec.model.position_ids import decode_xgid
 from gammonspec.model.profiles import Profile
 from gammonspec.model.rulesets import Rules, Ruleset
 from gammonspec.model.state import State, StateError
@@ -65,6 +65,7 @@ class PerftOptions:
     depth: int
     divide: bool
     xgid: str | None
+    nid: str | None
     state: Path | None
     jobs: int
     dask: str | None
@@ -80,6 +81,11 @@ def root_of(options: PerftOptions) -> Node | None:
         except StateError as exc:
             raise DataError(Path("--xgid"), None, str(exc)) from None
         return Node(layout, turn or "white")
+    if options.nid:
+        try:
+            return Node.of(decode_nid(options.nid))
+        except StateError as exc:
+            raise DataError(Path("--nid"), None, str(exc)) from None
     if options.state:
         text = read_text(options.state)
         try:
@@ -207,8 +213,9 @@ def describe_difference(target: str, diff: Difference) -> str:
         lines.append("after " + ", ".join(f"{roll_text(r)}: {p}" for r, p in diff.path))
     lines.append(f"{node.turn} to play {roll_text(diff.roll)}:")
     lines.append(draw(node.layout, node.turn))
-    if GAME_DATA[node.layout.game].position_ids:
-        lines.append(f"XGID: {encode_xgid(node.layout, node.turn, diff.roll)}")
+    ident = position_id(node.state(diff.roll))  # the XGID or the Narde position ID
+    if ident:
+        lines.append(ident)
     lines.append(f"state: {json.dumps(node.state(diff.roll).to_wire(), separators=(',', ':'))}")
     if diff.missing:
         lines.append(f"missing ({len(diff.missing)}): {' | '.join(diff.missing)}")
