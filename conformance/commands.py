@@ -473,6 +473,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         cases=tuple(args.cases),
         given=given,
         targets=targets,
+        switched=tuple(text.partition("=")[0] for text in args.switch),
         ruleset=tuple(args.ruleset),
         engines=tuple(engines),
         json=args.json,

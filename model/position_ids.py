@@ -215,12 +215,8 @@ def decode_xgid(xgid: str, hitting: bool | None = None) -> tuple[Layout, Side | 
 
 def decode_xgid_stakes(xgid: str) -> tuple[Cube, Match]:
     """The cube and the match of an XGID that decode_xgid reads: the cube's value and owner; for a match (length
-    above 0) the length, the score (white's first) and the Crawford game (1 in the rules field).  In money play
-    the rules field holds Jacoby and beavers, which are options of the rules asked, not of the position."""
-    decode_xgid(xgid)
-    text = xgid.strip()
-    text = text[len(XGID_PREFIX) :] if text.upper().startswith(XGID_PREFIX) else text
-    _, exponent, owner, _, _, score_w, score_b, rules, length = text.split(":")[:9]
+    above 0) the length, the score (white's first) and the Crawford game (1 in the rules field)."""
+    _, exponent, owner, score_w, score_b, rules, length = _stake_fields(xgid)
     value = 1 << int(exponent)
     if value not in CUBE_VALUES:
         raise StateError(f"XGID {xgid!r}: a cube of {value}, beyond {CUBE_VALUES[-1]}")
@@ -231,6 +227,26 @@ def decode_xgid_stakes(xgid: str) -> tuple[Cube, Match]:
     if max(match.score) >= match.length:
         raise StateError(f"XGID {xgid!r}: a score of {max(match.score)} in a {match.length}-point match is over")
     return cube, match
+
+
+_MONEY_OPTIONS = (("jacoby", 1), ("beavers", 2))  # the rules field in money play: its bits
+
+
+def decode_xgid_options(xgid: str) -> dict[str, bool]:
+    """The options an XGID of a money game records in its rules field: Jacoby (bit 1) and beavers (bit 2), by the
+    names of those options ({} for a match, where the field is the Crawford game)."""
+    *_, rules, length = _stake_fields(xgid)
+    return {} if int(length) else {name: bool(int(rules) & bit) for name, bit in _MONEY_OPTIONS}
+
+
+def _stake_fields(xgid: str) -> list[str]:
+    """The fields after the position of an XGID that decode_xgid accepts (it checks them): position, cube
+    exponent, cube owner, both scores, the rules field and the match length."""
+    decode_xgid(xgid)
+    text = xgid.strip()
+    text = text[len(XGID_PREFIX) :] if text.upper().startswith(XGID_PREFIX) else text
+    position, exponent, owner, _, _, score_w, score_b, rules, length = text.split(":")[:9]
+    return [position, exponent, owner, score_w, score_b, rules, length]
 
 
 def encode_xgid(

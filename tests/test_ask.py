@@ -122,6 +122,15 @@ def test_a_crazy_narde_chain_position_names_unplayable(capsys, tmp_path):
     assert status == 0 and "then: 4-4 passed to black" in out and "then: the turn ends" in out
 
 
+def test_a_position_file_may_write_the_state_as_a_narde_id(capsys, tmp_path):
+    """`nid:` in a position file carries the whole state, its turn context too (the game's first roll here)."""
+    path = tmp_path / "start.yaml"
+    path.write_text("game: narde\nnid: NID1_N_11o11O_w65_f1r0h0\n")
+    data = document(capsys, str(path), "--no-flips")
+    assert data["state"]["context"] == {"first_turn": True, "rolls_in_game": 0, "head_moves": 0}
+    assert plays(data, "narde-variant") == {"24/18/13", "24/18 24/19"}
+
+
 def test_passed_numbers_then_the_chain_returns(capsys, tmp_path):
     """By hand, the sequel: white played 20/16/12, and black plays the two passed 4s. Black's 20 (white's 8) goes
     20/16/12 (white's 4 and 24, empty); its 2-point checkers cannot bear off (not all home): one play. Then the
@@ -169,6 +178,21 @@ def test_real_position_exports(capsys, path, pips, dice, listed):
     else:  # a cube decision: 9-point match at 2-4, cube centred
         assert data["state"]["match"]["score"] == {"white": 2, "black": 4}
         assert answer_of(data, "backgammon")["cube"]["may_double"] is True
+
+
+def test_an_xgid_money_game_with_jacoby_and_beavers_is_asked_with_them(capsys):
+    """The XGID's rules field 3 in money play: Jacoby and beavers (the XGID format; eXtreme Gammon's export prints
+    "Unlimited Game, Jacoby Beaver" beside it). By hand, bg.option.beavers: white may double from a centred cube,
+    and black may beaver, keeping the cube at 4. --switch beavers=false overrides what the position records."""
+    xgid = "XGID=-b----E-C--AeD---bAdb---A-:0:0:1:00:0:0:3:0:10"
+    data = document(capsys, xgid, "--no-flips")
+    assert [r["name"] for r in data["rulings"]] == ["backgammon+jacoby=true+beavers=true"]
+    assert answer_of(data, data["rulings"][0]["name"])["cube"]["double"]["beaver"]["cube"] == {
+        "value": 4,
+        "owner": "black",
+    }
+    data = document(capsys, xgid, "--no-flips", "--switch", "beavers=false")
+    assert [r["name"] for r in data["rulings"]] == ["backgammon+beavers=false+jacoby=true"]
 
 
 def test_gnu_position_and_match_ids(capsys):
@@ -223,11 +247,26 @@ def test_an_engine_that_fails_a_query_is_reported_beside_the_rulesets(capsys):
     assert status == 1 and "as backgammon: error: " in out and "kaboom on 4-4" in out
 
 
+def test_the_readme_example_output_is_what_ask_prints(capsys):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    command = f"$ gammonspec ask --case {HEAD_CASE}\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    status, out, _ = ask(capsys, "--case", HEAD_CASE)
+    assert status == 0 and out == shown
+
+
 def test_json_written_to_a_file_beside_the_text(capsys, tmp_path):
     out_file = tmp_path / "answer.json"
     status, out, _ = ask(capsys, "--case", HEAD_CASE, "--json", str(out_file))
     assert status == 0 and "narde-guide: 1 play" in out
     assert compiled("ask").failure(json.loads(out_file.read_text())) is None
+
+
+def test_json_never_overwrites_the_position_file(capsys, tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text("game: narde\nposition: start\nturn: white\nroll: [6, 5]\n")
+    status, _, err = ask(capsys, str(path), "--json", str(path))
+    assert status == 2 and "--json: the position file itself" in err and path.read_text().startswith("game: narde")
 
 
 def _two_xgids(tmp_path: Path) -> Path:

@@ -242,3 +242,35 @@ def test_every_shipped_case_is_answered_as_its_derivation_says():
                 assert got["result"] == (wanted and {"winner": None, **wanted}), (case.id, target.name)
                 checked += 1
     assert checked > 400, checked
+
+
+def test_the_schema_shares_the_protocols_definitions():
+    """ask.schema.json writes states, positions, segments, cubes, matches and results as the protocol does: its
+    copies of those definitions are the protocol schema's own, and it is a valid JSON Schema."""
+    import jsonschema
+    from gammonspec.model.validation import schema
+
+    ask, protocol = schema("ask"), schema("protocol")
+    for name in ("side", "points", "perSide", "count", "position", "state", "segment", "cube", "match", "result"):
+        assert ask["$defs"][name] == protocol["$defs"][name], name
+    jsonschema.Draft202012Validator.check_schema(ask)
+
+
+@pytest.mark.parametrize("ruleset", ["backgammon", "narde-guide", "crazy-narde", "gul-bara"])
+def test_generated_states_of_every_kind_give_a_valid_deterministic_document(ruleset):
+    """The fuzzer's states of every kind (bar, bear-off, chains, passed numbers, finished games...) are asked
+    under every ruleset of their game: each document follows the schema, the ruleset the state was made for
+    answers (generators check reachability as ask does), and asking again gives the same document."""
+    import random
+
+    from gammonspec.conformance.tools.generators import kinds_for, states
+
+    rules = rulesets()[ruleset].rules()
+    kinds = kinds_for(rules)
+    made = states(random.Random(11), rules, kinds)
+    for _ in range(2 * len(kinds)):
+        kind, state = next(made)
+        document = asked(state, flips=False)
+        own = next(r for r in document["rulings"] if r["name"] == ruleset)
+        assert own["status"] == "answered", (kind, own["message"])
+        assert answer(Question(state), targets_for(state.game), flips=False) == document, kind

@@ -1,8 +1,8 @@
 """A position file (`gammonspec ask FILE.yaml`): one state written as a case writes its own, in YAML or JSON.
 
 Its fields are a case's position fields (spec/conventions.md): `game`, then `position` (or `xgid`, `gnubgid`),
-`turn`, `roll`, `context`, `segment`, `cube`, `match`; checked against the case schema's definitions of them and
-read by the case reader (cases.read_state)."""
+`turn`, `roll`, `context`, `segment`, `cube`, `match`, or the whole state as a Narde position ID (`nid`); checked
+against the case schema's definitions of them and read by the case reader (cases.read_state)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from gammonspec.model.state import Side, State
 from gammonspec.model.validation import Compiled, schema
 from gammonspec.model.yamlio import DataError, LineDict, load_yaml, locate
 
-FIELDS = ("position", "xgid", "gnubgid", "turn", "roll", "context", "segment", "cube", "match")
+FIELDS = ("position", "xgid", "gnubgid", "nid", "turn", "roll", "context", "segment", "cube", "match")
 
 
 @cache
@@ -51,4 +51,4 @@ def read_position(path: Path, turn: Side | None = None) -> tuple[State, bool]:
     state = read_state(data, data["game"], path, None, "position")
     if state.turn is None:
         raise DataError(path, data.line, "position: no side on roll: give 'turn' (or --turn)")
-    return state, "context" in data
+    return state, "context" in data or "nid" in data

@@ -7,6 +7,7 @@ the browser under Pyodide.  Python API:
     from gammonspec.conformance.tools.ask import AskError, Question, answer, question_from_wire, targets_for
     question = Question(state)                      # a model.state.State: layout, turn, dice, context, cube, ...
     question = question_from_wire(wire)             # or a protocol state dict; no "context": default_context
+    question = Question(case.state, f"case {case.id}", constructed=True)   # a case's own state, as `ask --case`
     document = answer(question, targets_for(question.state.game))   # every ruleset of the game, or any
     #   Ruleset / Profile list (model.rulesets, model.profiles); engines=[Engine, ...] adds their answers beside
     #   the rulesets; flips=False leaves out each ruling's one-switch changes (causes are still found).  A dict as

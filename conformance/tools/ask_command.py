@@ -15,8 +15,9 @@ from gammonspec.conformance.harness import report_files
 from gammonspec.conformance.harness.launch import EngineSpec, handshake, start
 from gammonspec.conformance.tools import ask_text
 from gammonspec.conformance.tools.ask import AskError, Target, answer
-from gammonspec.conformance.tools.ask_input import Given, read
+from gammonspec.conformance.tools.ask_input import Given, read_with_options
 from gammonspec.model.interface import Engine, EngineLoadError
+from gammonspec.model.profiles import override
 from gammonspec.model.rulesets import rulesets
 from gammonspec.model.terminal import clipped, printable
 from gammonspec.model.validation import compiled
@@ -34,13 +35,16 @@ class AskOptions:
     cases: tuple[Path, ...]
     given: Given
     targets: tuple[Target, ...]  # every ruleset, or the profiles given, with --switch values on top
+    switched: tuple[str, ...]  # the switches and options --switch names (a position's own options yield to them)
     ruleset: tuple[str, ...]  # only these (and profiles based on them)
     engines: tuple[EngineSpec, ...]
     json: str | None  # a file, or '-' for standard output
     flips: bool
 
 
-def _selected(options: AskOptions, game: str) -> list[Target]:
+def _selected(options: AskOptions, game: str, recorded: dict[str, bool]) -> list[Target]:
+    """The targets of the position's game, with the options the position records (an XGID's money-play Jacoby and
+    beavers) on top where they change what a target plays."""
     unknown = sorted(set(options.ruleset) - set(rulesets()))
     if unknown:
         raise AskError(f"--ruleset {unknown[0]}: no such ruleset (known: {', '.join(rulesets())})")
@@ -51,7 +55,13 @@ def _selected(options: AskOptions, game: str) -> list[Target]:
     ]
     if not chosen:
         raise AskError(f"the position is {game}, and no ruleset or profile of {game} is selected")
-    return chosen
+    return [override(t, [(k, v) for k, v in recorded.items() if _changes(t, k, v, options.switched)]) for t in chosen]
+
+
+def _changes(target: Target, option: str, value: bool, switched: tuple[str, ...]) -> bool:
+    """Whether a recorded option value changes what `target` plays: it offers the option, plays another value by
+    default, and --switch does not name it."""
+    return option in target.options and target.options[option]["default"] != value and option not in switched
 
 
 def _started(specs: Sequence[EngineSpec], targets: Sequence[Target]) -> list[Engine]:
@@ -84,9 +94,11 @@ def refuse(message: object) -> int:
 def command(options: AskOptions) -> int:
     try:
         if options.json not in (None, "-"):
-            report_files.claim("--json", Path(options.json))
-        question = read(options.position, options.case, options.cases, options.given)
-        targets = _selected(options, question.state.game)
+            out = report_files.claim("--json", Path(options.json))
+            if options.position is not None and Path(options.position).resolve() == out:
+                raise DataError(options.json, None, "--json: the position file itself: ask never writes over it")
+        question, recorded = read_with_options(options.position, options.case, options.cases, options.given)
+        targets = _selected(options, question.state.game, recorded)
         engines = _started(options.engines, targets)
         try:
             document = answer(question, targets, engines, flips=options.flips)

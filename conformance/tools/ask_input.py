@@ -38,6 +38,17 @@ class Given:
     passed: tuple[int, ...] | None = None  # the numbers the opponent passed to the side on roll
 
 
+@dataclass(frozen=True)
+class Position:
+    """A position as read: its state, whether its side on roll is still to be given, where it came from, and the
+    options of the rules it records (an XGID's money-play Jacoby and beavers)."""
+
+    state: State
+    no_turn: bool = False
+    source: str = ""
+    options: tuple[tuple[str, bool], ...] = ()
+
+
 def numbers(option: str, text: str, most: int) -> tuple[int, ...]:
     """Dice or a segment's numbers as typed: `65`, `6-5`, `6,5`, `4444`; AskError naming `option` otherwise."""
     digits = tuple(int(c) for c in text if c.isdigit())
@@ -50,26 +61,27 @@ def _is_xgid(text: str) -> bool:
     return text.upper().startswith(position_ids.XGID_PREFIX) or text.count(":") in (8, 9)
 
 
-def _from_xgid(xgid: str) -> tuple[State, bool]:
-    """The state of an XGID (a mid-game context unless told otherwise), and whether its side on roll is missing."""
+def _from_xgid(xgid: str, source: str) -> Position:
+    """The position of an XGID (a mid-game context unless told otherwise), with its money-play options."""
     try:
         layout, turn, dice = position_ids.decode_xgid(xgid)
         cube, match = position_ids.decode_xgid_stakes(xgid)
+        options = position_ids.decode_xgid_options(xgid)
     except StateError as exc:
         raise AskError(str(exc)) from None
-    return State(layout, turn or "white", dice or (), default_context(layout), cube, None, match), turn is None
+    state = State(layout, turn or "white", dice or (), default_context(layout), cube, None, match)
+    return Position(state, turn is None, source, tuple(options.items()))
 
 
-def _from_id(text: str, given: Given) -> tuple[State, bool]:
-    """The state of a Narde position ID, an XGID or a GNU Position ID, and whether its side on roll is still to be
-    given."""
+def _from_id(text: str, given: Given) -> Position:
+    """The position of a Narde position ID, an XGID or a GNU Position ID (with its Match ID, or --turn)."""
     if is_nid(text):
         try:
-            return decode_nid(text), False
+            return Position(decode_nid(text), source=text)
         except StateError as exc:
             raise AskError(str(exc)) from None
     if _is_xgid(text):
-        return _from_xgid(text)
+        return _from_xgid(text, text)
     pid, colon, mid = text.partition(":")
     if colon and len(pid) == position_ids.GNUBG_ID_LENGTH:
         try:
@@ -77,7 +89,7 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
             layout = position_ids.decode_gnubg(pid, turn)
         except StateError as exc:
             raise AskError(str(exc)) from None
-        return State(layout, turn, dice, default_context(layout), cube, None, match), False
+        return Position(State(layout, turn, dice, default_context(layout), cube, None, match), source=text)
     if len(text) == position_ids.GNUBG_ID_LENGTH:
         if given.turn is None:
             raise AskError(f"GNU Position ID {text!r}: give the side on roll with --turn (the ID is from its view)")
@@ -85,7 +97,7 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
             layout = position_ids.decode_gnubg(text, given.turn)
         except StateError as exc:
             raise AskError(str(exc)) from None
-        return State(layout, given.turn, (), default_context(layout)), False
+        return Position(State(layout, given.turn, (), default_context(layout)), source=text)
     raise AskError(
         f"position {shortened(text, 40)!r}: not a Narde position ID (NID1_...), an XGID, a GNU Position ID (14"
         " characters, or Position ID:Match ID) nor a file"
@@ -93,7 +105,7 @@ def _from_id(text: str, given: Given) -> tuple[State, bool]:
     )
 
 
-def _from_export(path: Path) -> tuple[State, bool, str]:
+def _from_export(path: Path) -> Position:
     """A position export (eXtreme Gammon's position as text, a BGBlitz text position): its one XGID line, checked
     against BGBlitz's Position-ID where there is one."""
     text = read_text(path)
@@ -105,10 +117,10 @@ def _from_export(path: Path) -> tuple[State, bool, str]:
         raise DataError(path, line, "a second position (XGID= line): ask one position at a time")
     line = text.count("\n", 0, found[0].start()) + 1
     try:
-        state, no_turn = _from_xgid(found[0].group(1))
+        read = _from_xgid(found[0].group(1), "")
     except AskError as exc:
         raise DataError(path, line, str(exc)) from None
-    program = "eXtreme Gammon" if "eXtreme Gammon" in text else "a position export"
+    state, program = read.state, "eXtreme Gammon" if "eXtreme Gammon" in text else "a position export"
     pid = _GNU_POSITION_ID.search(text)
     if pid:
         program = "BGBlitz"
@@ -119,15 +131,15 @@ def _from_export(path: Path) -> tuple[State, bool, str]:
             raise DataError(path, where, str(exc)) from None
         if not agrees:
             raise DataError(path, where, f"Position-ID {pid.group(1)} and the XGID describe different positions")
-    return state, no_turn, program
+    return replace(read, source=f"{program} {path}")
 
 
-def _from_file(path: Path, given: Given) -> tuple[State, bool, str]:
+def _from_file(path: Path, given: Given) -> Position:
     if path.suffix.lower() in POSITION_FILES:
         state, has_context = read_position(path, given.turn)
         if not has_context:
             state = replace(state, context=default_context(state.layout))
-        return state, False, "position file"
+        return Position(state, source=f"position file {path}")
     return _from_export(path)
 
 
@@ -144,23 +156,30 @@ def _from_case(case_id: str, cases: tuple[Path, ...]) -> State:
 
 def read(position: str | None, case_id: str | None, cases: tuple[Path, ...], given: Given) -> Question:
     """The question the command line asks: the position, then the turn given on top of it."""
+    return read_with_options(position, case_id, cases, given)[0]
+
+
+def read_with_options(
+    position: str | None, case_id: str | None, cases: tuple[Path, ...], given: Given
+) -> tuple[Question, dict[str, bool]]:
+    """read(), and the options of the rules the position records (an XGID's money-play Jacoby and beavers)."""
     if (position is None) == (case_id is None):
         raise AskError("give a position (an ID or a file) or --case ID, one of the two")
     if case_id is not None:
         state = _from_case(case_id, cases)
-        source, no_turn = f"case {case_id}", state.turn is None
+        read_as = Position(state, state.turn is None, f"case {case_id}")
     elif Path(position).is_file() or Path(position).suffix.lower() in POSITION_FILES:
-        state, no_turn, program = _from_file(Path(position), given)
-        source = f"{program} {position}"
+        read_as = _from_file(Path(position), given)
     else:
-        state, no_turn = _from_id(position.strip(), given)
-        source = position.strip()
+        read_as = _from_id(position.strip(), given)
+    state, no_turn, source = read_as.state, read_as.no_turn, read_as.source
     if no_turn and given.turn is None:
         raise AskError(f"{shortened(source, 60)}: no side on roll in the position: give --turn")
     if not no_turn and given.turn not in (None, state.turn):
         raise AskError(f"--turn {given.turn}: {shortened(source, 60)} has {state.turn} on roll")
     constructed = case_id is not None and given == Given()  # a case's own state, as the case states it
-    return Question(_given(replace(state, turn=given.turn or state.turn), given), source, constructed)
+    question = Question(_given(replace(state, turn=given.turn or state.turn), given), source, constructed)
+    return question, dict(read_as.options)
 
 
 def _given(state: State, given: Given) -> State:
