@@ -1,15 +1,17 @@
 """The playground page in a real browser (headless Chromium): opened from a URL, it answers what `gammonspec ask`
 answers, with no request to another host; bad input gets a message beside its field; it fits 400 px.
 
-The expected answer is the ask core's document computed here, through the command line's own reader of the ID
-(conformance/tools/ask_input.py) and, for a few positions, `gammonspec ask ID --json -` itself: the page must be the
-very same function run in the browser, not an answer of its own.  Other hosts cannot be reached: Chromium's
+The expected answer is what `gammonspec ask ID --json -` prints, the command line run in this process (and, for one
+position of each game, as a process of its own): the page must be the very same function run in the browser, not
+an answer of its own.  Other hosts cannot be reached: Chromium's
 host-resolver rules send every name but 127.0.0.1 nowhere, and every request the page makes is recorded and must
 be to the local server.  Skips without Chromium or playwright unless GAMMONSPEC_BROWSER_REQUIRED is set (CI sets it),
 and fails there too when the site was built without npm's pyodide."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -18,9 +20,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from gammonspec.conformance.cli import main
 from gammonspec.conformance.harness.cases import Case, suite
-from gammonspec.conformance.tools.ask import AskError, answer, targets_for
-from gammonspec.conformance.tools.ask_input import Given, read
+from gammonspec.conformance.tools.ask import AskError, targets_for
 from gammonspec.model.rulesets import rulesets
 from gammonspec.model.state import State, start_layout
 
@@ -34,10 +36,14 @@ BLOCK_OTHER_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 
 def _expected(pid: str, names: list[str] | None) -> dict:
-    """What `gammonspec ask PID --json -` prints for the position (and --ruleset for each name), as a document."""
-    question = read(pid, None, (), Given())
-    targets = [rulesets()[n] for n in names] if names else targets_for(question.state.game)
-    return answer(question, targets)
+    """What `gammonspec ask PID --json -` prints for the position (with --ruleset for each name), read as JSON: the
+    command line itself, run in this process."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        status = main(["ask", pid, "--json", "-", *(f"--ruleset={n}" for n in names or [])])
+    if status != 0:
+        raise AskError(f"gammonspec ask {pid} exits {status}")
+    return json.loads(out.getvalue())
 
 
 def _pick(cases: list[Case], n: int, want) -> list[Case]:  # noqa: ANN001
@@ -62,7 +68,7 @@ def _pick(cases: list[Case], n: int, want) -> list[Case]:  # noqa: ANN001
 
 
 def positions() -> list[tuple[str, list[str] | None]]:
-    """23 positions over the three games and five rulesets: shipped cases' starting states written as their IDs
+    """24 positions over the three games and five rulesets: shipped cases' starting states written as their IDs
     (chains and passed numbers of Crazy Narde, Gul Bara's first rolls, a cube question without dice among them),
     and two asked under one ruleset only."""
     by_game: dict[str, list[Case]] = {}
@@ -80,6 +86,8 @@ def positions() -> list[tuple[str, list[str] | None]]:
     ids = list(dict.fromkeys(play.write_id(c.state) for c in chosen))
     found: list[tuple[str, list[str] | None]] = [(pid, None) for pid in ids]
     found += [(ids[6], ["narde-variant"]), (ids[-3], ["gul-bara"])]
+    money = ids[5].split(":")  # the backgammon position without dice, with Jacoby and beavers recorded in the XGID
+    found.append((":".join([*money[:7], "3", *money[8:]]), None))
     return found
 
 

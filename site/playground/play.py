@@ -18,10 +18,11 @@ from html import escape
 from typing import Any
 
 from gammonspec.conformance.tools import diagram
-from gammonspec.conformance.tools.ask import AskError, Question, answer, default_context
+from gammonspec.conformance.tools.ask import AskError, Question, Target, answer, default_context
 from gammonspec.model import position_ids
 from gammonspec.model.clauses import clauses
 from gammonspec.model.narde_ids import GAMES_WITH_NIDS, decode_nid, encode_nid, is_nid
+from gammonspec.model.profiles import override
 from gammonspec.model.rulesets import rulesets
 from gammonspec.model.state import (
     GAMES,
@@ -297,14 +298,23 @@ def _field(message: str) -> str:
     )
 
 
-def _targets(game: str, names: list[str] | None) -> list[Any]:
+def recorded_options(text: str) -> dict[str, bool]:
+    """The options of the rules an ID records: an XGID's money-play Jacoby and beavers (a Narde ID records none)."""
+    return {} if is_nid(text.strip()) else position_ids.decode_xgid_options(text.strip())
+
+
+def _targets(game: str, names: list[str] | None, recorded: dict[str, bool]) -> list[Target]:
+    """The rulesets of `game` asked (every one when `names` is empty), with the options the ID records on top where
+    they change what a ruleset plays, as `gammonspec ask` chooses them (ask_command._selected)."""
     of_game = [rs for rs in rulesets().values() if rs.game == game]
-    if not names:
-        return of_game
-    unknown = [n for n in names if n not in {rs.name for rs in of_game}]
+    unknown = [n for n in names or [] if n not in {rs.name for rs in of_game}]
     if unknown:
         raise AskError(f"rulesets: {', '.join(unknown)}: not a {game} ruleset")
-    return [rs for rs in of_game if rs.name in names]
+    chosen = [rs for rs in of_game if not names or rs.name in names]
+    return [
+        override(t, [(k, v) for k, v in recorded.items() if k in t.options and t.options[k]["default"] != v])
+        for t in chosen
+    ]
 
 
 def _form(state: State) -> dict[str, Any]:
@@ -327,7 +337,7 @@ def ask(text: str, names: list[str] | None = None) -> tuple[State, dict[str, Any
     """The ask core's document for a position ID, as `gammonspec ask ID --json -` gives it (the same source, the same
     context), under the rulesets named (None: every ruleset of the game)."""
     state = read_id(text)
-    return state, answer(Question(state, text.strip()), _targets(state.game, names))
+    return state, answer(Question(state, text.strip()), _targets(state.game, names, recorded_options(text)))
 
 
 def view(request: str) -> str:
