@@ -106,18 +106,21 @@ def bundle() -> bytes:
     return out.getvalue()
 
 
+def runtime() -> dict[str, Path]:
+    """The Pyodide runtime's files, by their place in the built site ({} when npm's package is not installed)."""
+    if pyodide_version() is None:
+        log.info("playground: npm's pyodide is not installed (npm ci --prefix site/playground): the page says so")
+        return {}
+    return {f"play/pyodide/{name}": NPM / name for name in RUNTIME}
+
+
 def files(config: Any) -> list[File]:
     """The page, its script, style and zip, and the Pyodide runtime when installed."""
     out = [File.generated(config, PAGE, content=page())]
     for name in ("play.js", "play.css"):
         out.append(File.generated(config, f"play/{name}", abs_src_path=str(HERE / name)))
     out.append(File.generated(config, "play/gammonspec.zip", content=bundle()))
-    if pyodide_version() is None:
-        log.info(
-            "playground_page: npm's pyodide is not installed (npm ci --prefix site/playground): the playground says so"
-        )
-        return out
-    out += [File.generated(config, f"play/pyodide/{name}", abs_src_path=str(NPM / name)) for name in RUNTIME]
+    out += [File.generated(config, uri, abs_src_path=str(path)) for uri, path in runtime().items()]
     return out
 
 

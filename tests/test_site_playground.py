@@ -253,3 +253,47 @@ def test_fits_400px_and_reads_in_both_schemes(context: object, server: str, widt
     page.screenshot(path=str(SCREENS / f"playground-{width}px-{scheme}.png"), full_page=True)
     assert errors == []
     page.close()
+
+
+def _playground_page() -> object:
+    pytest.importorskip("mkdocs", reason="the site extra is not installed")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "site"))
+    import playground_page
+
+    return playground_page
+
+
+def test_the_zip_holds_the_engine_and_pure_python_only() -> None:
+    """The zip the page unpacks: the model, the reference engine, the ask core and what it imports, the spec's data,
+    PyYAML's and fastjsonschema's Python files and licences; nothing of the harness (it needs what Pyodide lacks) and
+    no compiled extension."""
+    import zipfile
+
+    names = set(zipfile.ZipFile(io.BytesIO(_playground_page().bundle())).namelist())
+    for needed in (
+        "play.py",
+        "gammonspec/conformance/tools/ask.py",
+        "gammonspec/conformance/tools/diagram.py",
+        "gammonspec/model/narde_ids.py",
+        "gammonspec/reference/movegen.py",
+        "gammonspec/spec/rulesets/gul-bara.yaml",
+        "gammonspec/model/schema/ask.schema.json",
+        "yaml/__init__.py",
+        "fastjsonschema/__init__.py",
+        "licenses/PyYAML/LICENSE",
+        "licenses/fastjsonschema/LICENSE",
+    ):
+        assert needed in names, needed
+    assert not any(n.startswith("gammonspec/conformance/harness") or n.endswith((".so", ".pyd")) for n in names)
+
+
+def test_without_npms_pyodide_the_page_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A site built without `npm ci --prefix site/playground` still has the page, saying the engine is missing, and
+    no runtime files; with it, the five runtime files are copied."""
+    module = _playground_page()
+    monkeypatch.setattr(module, "NPM", tmp_path / "nothing")
+    assert 'id="missing"' in module.page() and module.runtime() == {}
+    monkeypatch.undo()
+    if module.pyodide_version() is not None:
+        assert 'id="missing"' not in module.page()
+        assert len(module.runtime()) == len(module.RUNTIME) and all(p.is_file() for p in module.runtime().values())
