@@ -32,7 +32,7 @@ import play  # noqa: E402  (the page's Python side: its ID writer names the posi
 
 TARGETS = {"cold": 15.0, "warm": 5.0, "median": 0.150}  # seconds
 ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-ANSWERED = "n => Number(document.getElementById('answer').dataset.count || 0) >= n"
+ANSWERED = "n => Number(document.getElementById('answer')?.dataset.count || 0) >= n"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
