@@ -16,11 +16,13 @@ import io
 import json
 import logging
 import zipfile
+from dataclasses import replace
 from html import escape
 from importlib.metadata import distribution
 from pathlib import Path
 from typing import Any
 
+from gammonspec.conformance.tools.ask import default_context
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.rulesets import rulesets
 from gammonspec.model.state import GAMES, State, StateError
@@ -125,7 +127,14 @@ def files(config: Any) -> list[File]:
 
 
 def try_it(state: State) -> str:
-    """A Markdown link (from a page at the site's top) that opens the playground at `state`; '' when no ID carries it."""
+    """A Markdown link (from a page at the site's top) that opens the playground at `state`; '' when no ID carries it.
+
+    A case mid-game is loaded with the harness's 10 rolls made, fewer than many a Narde position needs (the ask core
+    refuses such a context): the link gives it at least the rolls `gammonspec ask` would (ask.default_context), which
+    changes no answer (only a game's first three rolls are ruled apart)."""
+    if not state.context.first_turn:
+        least = default_context(state.layout).rolls_in_game
+        state = replace(state, context=replace(state.context, rolls_in_game=max(state.context.rolls_in_game, least)))
     try:
         return f"[Try it]({PAGE}?id={write_id(state)})"
     except StateError:
