@@ -20,6 +20,7 @@ from gammonspec.model.clauses import clauses
 from gammonspec.model.games import GAME_DATA
 from gammonspec.model.rulesets import accepted, rulesets
 from gammonspec.model.state import Layout, State
+from playground_page import try_it
 
 GAME_TITLES = {name: game.title for name, game in GAME_DATA.items()}
 
@@ -185,7 +186,8 @@ def case_body(case: Case) -> list[str]:
         lines.append(f"Options: {options_text(case)}  ")
     if case.query != "scenario" and state.dice:
         lines.append(f"{state.turn.capitalize()} to play {'-'.join(map(str, state.dice))}.")
-    return [*lines, "", board(state, case.title, cube=has_cube(case)), "", *_ids(case), *outcome(case), ""]
+    drawn = board(state, case.title, cube=has_cube(case))
+    return [*lines, "", drawn, "", *_ids(case), try_it(state), "", *outcome(case), ""]
 
 
 def outcome(case: Case) -> list[str]:

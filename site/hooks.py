@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import legend
+import playground_page
 from case_pages import (
     BOARDS,
     GAME_TITLES,
@@ -174,6 +175,8 @@ def on_files(files: Files, config: Any) -> Files:
         case_body(case)
     home()
     files.append(File.generated(config, legend.PAGE, content=legend.page()))
+    for generated in playground_page.files(config):
+        files.append(generated)
     for name, content in {**BOARDS, **legend.boards()}.items():
         files.append(File.generated(config, name, content=content))
     return files
@@ -191,6 +194,9 @@ def home() -> list[str]:
     return [
         "",
         board(start, "The backgammon starting position, white to play 3-1"),
+        "",
+        "**Your own position?** The [playground](play.md) sets up any board of the three games and shows what every "
+        "ruleset allows, side by side, computed by the reference engine in your browser.",
         "",
         f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses "
         "([changelog](changelog.md)).",
@@ -246,6 +252,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     split_off = page.file.src_uri.startswith(("cases-", "examples-")) and page.file.src_uri not in CASE_INDEXES
     if page.file.src_uri in BOARD_PAGES or split_off:
         markdown = re.sub(r"^(# .*)$", lambda m: f"{m[1]}\n\n{legend.KEY}\n", markdown, count=1, flags=re.M)
+    if page.file.src_uri == playground_page.PAGE:
+        return markdown  # its form is HTML, left as written
     if page.file.src_uri.startswith(("cases-", "examples-", "switches", "results", "rulesets", "same-position")):
         return markdown
     by_rule = cases_by_rule(suite())

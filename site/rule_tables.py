@@ -26,6 +26,7 @@ from gammonspec.conformance.tools.links import link_rule_ids
 from gammonspec.model.clauses import clauses, switch_clauses
 from gammonspec.model.rulesets import accepted, registry, rulesets
 from gammonspec.model.state import GAMES
+from playground_page import try_it
 
 
 def switches_page() -> str:
@@ -142,6 +143,7 @@ def _contest(name: str, game: str, found: dict[str, Any]) -> list[str]:
         ]
     first = contest.cases[0]
     lines += [board(first.state, f"the contested position of {name}", cube=has_cube(first)), ""]
+    lines += [try_it(first.state), ""]
     if first.state.dice and first.query != "scenario":
         lines += [f"{first.state.turn.capitalize()} to play {'-'.join(map(str, first.state.dice))}.", ""]
     if not lines[0].startswith("No position"):
