@@ -42,7 +42,7 @@ from gammonspec.model.clauses import HEADING, clauses
 from gammonspec.model.rulesets import rulesets
 from gammonspec.model.state import GAMES, State, start_layout
 from mkdocs.structure.files import File, Files
-from results_page import badge, badge_svg, reports, results_page
+from results_page import BY_RULE_PAGE, badge, badge_svg, failures_by_rule_page, reports, results_page
 from rule_tables import matrix, ruleset_link, rulesets_page, same_position_page, switches_page
 
 CSS = """
@@ -168,6 +168,7 @@ def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, "open-linked.js", content=script))
     found = reports()
     files.append(File.generated(config, "results.md", content=results_page(found)))
+    files.append(File.generated(config, BY_RULE_PAGE, content=failures_by_rule_page(found)))
     for r in found:
         files.append(File.generated(config, f"badges/{r['engine']['name']}.json", content=badge(r)))
         files.append(File.generated(config, f"badges/{r['engine']['name']}.svg", content=badge_svg(r)))

@@ -108,6 +108,8 @@ def _marker(game: str, ruleset: str, rules: list[str]) -> str:
     return f'<span class="rf" hidden data-game="{game}" data-ruleset="{ruleset}" data-rules="{" ".join(rules)}"></span>'
 
 
+BY_RULE_PAGE = "results-by-rule.md"  # the failures drawn, by rule: a page of their own
+
 FILTER = """<form class="results-filter" onsubmit="return false">
 <label>game <select data-key="game"><option value="">all</option>{games}</select></label>
 <label>ruleset <select data-key="ruleset"><option value="">all</option>{rulesets}</select></label>
@@ -163,7 +165,8 @@ STYLE = """<style>
 
 
 def results_page(found: list[dict[str, Any]]) -> str:
-    """Engines by ruleset with pass, fail and skip counts; failing cases by rule, each with its board."""
+    """Engines by ruleset with pass, fail and skip counts, where each comes from, how each reads the rules, its
+    history, and its failing cases (drawn, by rule, on failures_by_rule_page)."""
     by_id = {case.id: case for case in suite()}
     names = sorted(rulesets())
     lines = [
@@ -250,11 +253,45 @@ def results_page(found: list[dict[str, Any]]) -> str:
             lines += ["", "</div>", ""]
     if not by_engine:
         lines.append("None.")
-    lines += ["", "### Failures by rule", "", "Each failing case under the first rule it names.", ""]
+    lines += ["", f"Each failing case under the first rule it names, with its board: [failures by rule]({BY_RULE_PAGE}).", ""]
+    return "\n".join(lines) + "\n"
+
+
+def _failure_item(res: dict[str, Any], by_id: dict[str, Any]) -> str:
+    """A failing case listed with its filter marker, linked to its page: `ruleset::case`."""
+    case = by_id.get(res["id"])
+    where = case_link(case) if case else case_page(res["game"])
+    return f"- {_marker(res['game'], res['ruleset'], res['rules'])}[`{res['ruleset']}::{res['id']}`]({where})"
+
+
+
+def failures_by_rule_page(found: list[dict[str, Any]]) -> str:
+    """Every engine's failing cases under the first rule each names, with its board (a page of its own: drawn, they
+    would take the results page past its weight)."""
+    by_id = {case.id: case for case in suite()}
+    failing: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for r in found:
+        for res in r["results"]:
+            if res["status"] in ("failed", "errored"):
+                failing.setdefault(res["rules"][0], []).append((r["engine"]["name"], res))  # under its first rule
+    games = sorted({rs.game for rs in rulesets().values()})
+    lines = [
+        "# Engine failures by rule",
+        "",
+        "The failing cases of the [engine results](results.md), each under the first rule it names, drawn.",
+        "",
+        STYLE,
+        "",
+        FILTER.format(games="".join(f"<option>{g}</option>" for g in games),
+                      rulesets="".join(f"<option>{n}</option>" for n in sorted(rulesets()))),
+        "",
+        "## Failures by rule",
+        "",
+    ]
     if not failing:
         lines.append("No engine fails a case.")
     for rule, items in sorted(failing.items()):
-        lines += [f"#### {rule_link(rule)}", "", '<div class="rf-block" markdown>', ""]
+        lines += [f"### {rule_link(rule)}", "", '<div class="rf-block" markdown>', ""]
         for engine, res in items:
             case = by_id.get(res["id"])
             where = case_link(case) if case else case_page(res["game"])
@@ -266,10 +303,3 @@ def results_page(found: list[dict[str, Any]]) -> str:
                 lines += ["", f"    {board(case.state, case.title, 190, has_cube(case))}", ""]
         lines += ["", "</div>", ""]
     return "\n".join(lines) + "\n"
-
-
-def _failure_item(res: dict[str, Any], by_id: dict[str, Any]) -> str:
-    """A failing case listed with its filter marker, linked to its page: `ruleset::case`."""
-    case = by_id.get(res["id"])
-    where = case_link(case) if case else case_page(res["game"])
-    return f"- {_marker(res['game'], res['ruleset'], res['rules'])}[`{res['ruleset']}::{res['id']}`]({where})"

@@ -175,10 +175,12 @@ def test_results_page_and_badges(built: Path) -> None:
     # a backgammon-only engine under a Narde ruleset: not declared, never "0 ✓ · 0 ✗"
     assert "not declared" in page and not re.search(r"(?<!\d)0 ✓ · 0 ✗", page)
     assert "Failures unique to one engine" in page
-    # each failing case once: under its first rule only
+    # each failing case once, on the page of failures by rule: under its first rule only
     bgsage = json.loads((ROOT / "site" / "results" / "bgsage.json").read_text())
     failed = [r for r in bgsage["results"] if r["status"] in ("failed", "errored")]
-    listed = re.findall(r"bgsage, <code>([^<]+)</code>: <a href=\"[^\"]*#([^\"]+)\"", page)
+    by_rule = (built / "results-by-rule" / "index.html").read_text()
+    assert 'href="../results-by-rule/"' in page
+    listed = re.findall(r"bgsage, <code>([^<]+)</code>: <a href=\"[^\"]*#([^\"]+)\"", by_rule)
     assert len(listed) == len(failed) == len(set(listed))
 
 
