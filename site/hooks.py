@@ -197,7 +197,9 @@ def home() -> list[str]:
         board(start, "The backgammon starting position, white to play 3-1"),
         "",
         "**Your own position?** The [playground](play.md) sets up any board of the three games and shows what every "
-        "ruleset allows, side by side, computed by the reference engine in your browser.",
+        "ruleset allows, side by side, computed by the reference engine in your browser; on the command line, "
+        "`gammonspec ask` answers the same for an XGID, a GNU Position ID, a Narde position ID or a position file "
+        "(`gammonspec ask NID1_N_11o11O_w65_f1r0h0`).",
         "",
         f"Suite version **{version('gammonspec')}**: {len(suite())} cases over {len(clauses())} clauses "
         "([changelog](changelog.md)).",
