@@ -130,9 +130,8 @@ def _nothing_planned(args: argparse.Namespace, cases: tuple[Case, ...]) -> str:
 
 
 
-def _loaded_targets(profile_files: list[Path], switches: list[str]) -> list[Ruleset | Profile]:
-    """The profiles given (each name once), or every ruleset; `--switch` values on top of each (an option where it
-    has that option)."""
+def _loaded_targets(profile_files: list[Path]) -> list[Ruleset | Profile]:
+    """The profiles given (each name once), or every ruleset."""
     loaded = [profiles.load(path) for path in profile_files]
     for k, profile in enumerate(loaded):
         first = next((path for path, p in zip(profile_files, loaded[:k]) if p.name == profile.name), None)
@@ -140,19 +139,24 @@ def _loaded_targets(profile_files: list[Path], switches: list[str]) -> list[Rule
             raise DataError(
                 profile_files[k], None, f"profile {profile.name}: the name of the profile in {first} too (each needs its own)"
             )
-    targets: list[Ruleset | Profile] = list(loaded) or list(rulesets().values())
+    return list(loaded) or list(rulesets().values())
+
+
+def _switched(targets: list[Ruleset | Profile], switches: list[str]) -> list[Ruleset | Profile]:
+    """`--switch` values on top of each target (an option where it has that option)."""
     return profiles.override_all(targets, profiles.parse_overrides(switches)) if switches else targets
 
 
 def _targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
-    """What the cases run under: `_loaded_targets` narrowed to the games and rulesets named."""
+    """What the cases run under: the profiles given, or every ruleset, narrowed to the games and rulesets named;
+    `--switch` values on top of each."""
     targets = [
         t
-        for t in _loaded_targets(args.profile, args.switch)
+        for t in _loaded_targets(args.profile)
         if (not args.game or t.game in args.game)
         and (not args.ruleset or {t.name, getattr(t, "base", t.name)} & set(args.ruleset))
     ]
-    return {target.name: target for target in targets}
+    return {target.name: target for target in _switched(targets, args.switch)}
 
 
 def _selected_targets(args: argparse.Namespace) -> dict[str, Ruleset | Profile]:
@@ -506,7 +510,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     engines = [EngineSpec(engine=name, **limits) for name in args.engine]
     engines += [EngineSpec(engine_cmd=cmd, **limits) for cmd in args.engine_cmd]
     try:
-        targets = tuple(_loaded_targets(args.profile, args.switch))
+        targets = tuple(_switched(_loaded_targets(args.profile), args.switch))
     except ValueError as exc:
         return refuse(exc)
     options = AskOptions(

@@ -224,7 +224,7 @@ def home() -> list[str]:
     ]
 
 
-BOARD_PAGES = {"index.md", "backgammon.md", "narde.md", "crazy-narde.md", "same-position.md", "results.md"}
+BOARD_PAGES = {"index.md", "backgammon.md", "narde.md", "crazy-narde.md", "same-position.md", "results.md", BY_RULE_PAGE}
 
 
 BOARD_PAGES |= {f"play-{game}.md" for game in GAMES}
