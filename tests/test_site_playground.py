@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from urllib.parse import quote
 import pytest
 from gammonspec.conformance.cli import main
 from gammonspec.conformance.harness.cases import Case, suite
+from gammonspec.conformance.tools import generators
 from gammonspec.conformance.tools.ask import AskError, targets_for
 from gammonspec.model.rulesets import rulesets
 from gammonspec.model.state import State, start_layout
@@ -163,6 +166,35 @@ def test_answer_from_a_url_is_what_ask_answers(context: object, server: str, pid
     assert page.locator("#results figure svg").count() == sum(drawn)  # each play an after-board, up to 12 a group
     assert errors == []
     page.close()
+    _local_only(context, server)
+
+
+SEED = int(os.environ.get("GAMMONSPEC_PLAYGROUND_SEED") or random.SystemRandom().randrange(10**6))
+
+
+def _drawn(ruleset: str, n: int) -> list[str]:
+    """`n` IDs of random states (fuzz's generators, every kind of the ruleset's rules) that `gammonspec ask` answers:
+    positions no test chose, new on every run (SEED, set GAMMONSPEC_PLAYGROUND_SEED to draw them again)."""
+    rules, rng, found = rulesets()[ruleset].rules(), random.Random(f"{SEED}-{ruleset}"), []
+    for _, state in generators.states(rng, rules, generators.kinds_for(rules)):
+        pid = play.write_id(state)
+        with contextlib.suppress(AskError):
+            if pid not in found and _expected(pid, [ruleset]):
+                found.append(pid)
+        if len(found) == n:
+            return found
+    raise AssertionError(f"seed {SEED}: fewer than {n} states of {ruleset} drawn")
+
+
+@pytest.mark.parametrize("ruleset", sorted(rulesets()))
+def test_positions_no_test_chose_answer_as_ask_does(context: object, server: str, ruleset: str) -> None:  # noqa: F811
+    """Two random reachable states per ruleset, drawn anew each run: the page answers exactly what ask answers."""
+    for pid in _drawn(ruleset, 2):
+        page, errors = _open(context, _url(server, pid, [ruleset]))
+        shown = json.loads(page.evaluate("document.getElementById('answer').textContent"))
+        assert shown == _expected(pid, [ruleset]), f"seed {SEED}: {pid}"
+        assert errors == [], f"seed {SEED}: {pid}"
+        page.close()
     _local_only(context, server)
 
 
