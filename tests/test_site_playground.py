@@ -1,4 +1,5 @@
-"""The playground page in a real browser (headless Chromium): opened from a URL, it answers what `gammonspec ask`
+"""The playground page in a real browser (headless Chromium): opened from a URL (and kept open while each further
+position's URL is set in it, as back and forward do: Pyodide starts once), it answers what `gammonspec ask`
 answers, with no request to another host; bad input gets a message beside its field; it fits 400 px.
 
 The expected answer is what `gammonspec ask ID --json -` prints, the command line run in this process (and, for one
@@ -137,6 +138,25 @@ def _open(context: object, url: str, width: int = 1280, scheme: str = "light") -
     return page, errors
 
 
+@pytest.fixture(scope="module")
+def loaded(context: object, server: str) -> Iterator[object]:  # noqa: F811
+    """One playground page, opened from a URL and kept: each test sets a position's address in it (the page reads
+    its address again on popstate, as on back and forward), so Pyodide starts once, not once per position."""
+    page, errors = _open(context, _url(server, POSITIONS[0][0], POSITIONS[0][1]))
+    page.errors = errors  # type: ignore[attr-defined]
+    yield page
+    page.close()
+
+
+def _visit(page: object, url: str) -> None:
+    """The position of `url` shown in the loaded page, once the page has answered it."""
+    count = page.evaluate("Number(document.getElementById('answer').dataset.count)")  # type: ignore[attr-defined]
+    page.evaluate("u => { history.pushState(null, '', u); dispatchEvent(new PopStateEvent('popstate')); }", url)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "n => Number(document.getElementById('answer').dataset.count) > n", arg=count, timeout=WAIT
+    )
+
+
 def _url(server: str, pid: str, names: list[str] | None = None) -> str:  # noqa: F811
     return f"{server}/play/?id={quote(pid, safe='=:')}" + (f"&rs={','.join(names)}" if names else "")
 
@@ -157,15 +177,19 @@ def test_the_positions_cover_the_five_rulesets_chains_and_passed_numbers() -> No
 
 
 @pytest.mark.parametrize("pid, names", POSITIONS, ids=[f"{n}-{pid[:24]}" for n, (pid, _) in enumerate(POSITIONS)])
-def test_answer_from_a_url_is_what_ask_answers(context: object, server: str, pid: str, names: list[str] | None) -> None:  # noqa: F811
-    page, errors = _open(context, _url(server, pid, names))
+def test_answer_from_a_url_is_what_ask_answers(
+    loaded: object, context: object, server: str, pid: str, names: list[str] | None  # noqa: F811
+) -> None:
+    """The page opened at the first position's URL, then each position's URL set in it: the page answers each."""
+    page, errors = loaded, loaded.errors  # type: ignore[attr-defined]
+    if (pid, names) != POSITIONS[0]:
+        _visit(page, _url(server, pid, names))
     shown = json.loads(page.inner_text("#answer") or page.evaluate("document.getElementById('answer').textContent"))
     assert shown == _expected(pid, names)
     assert page.input_value("#pid") == pid and page.evaluate("location.search").startswith("?id=")
     drawn = [min(len(g["answer"]["plays"] or []), play.AFTER_BOARDS) for g in shown["groups"] if g["answer"]]
     assert page.locator("#results figure svg").count() == sum(drawn)  # each play an after-board, up to 12 a group
     assert errors == []
-    page.close()
     _local_only(context, server)
 
 
@@ -187,14 +211,13 @@ def _drawn(ruleset: str, n: int) -> list[str]:
 
 
 @pytest.mark.parametrize("ruleset", sorted(rulesets()))
-def test_positions_no_test_chose_answer_as_ask_does(context: object, server: str, ruleset: str) -> None:  # noqa: F811
+def test_positions_no_test_chose_answer_as_ask_does(loaded: object, context: object, server: str, ruleset: str) -> None:  # noqa: F811
     """Two random reachable states per ruleset, drawn anew each run: the page answers exactly what ask answers."""
     for pid in _drawn(ruleset, 2):
-        page, errors = _open(context, _url(server, pid, [ruleset]))
-        shown = json.loads(page.evaluate("document.getElementById('answer').textContent"))
+        _visit(loaded, _url(server, pid, [ruleset]))
+        shown = json.loads(loaded.evaluate("document.getElementById('answer').textContent"))  # type: ignore[attr-defined]
         assert shown == _expected(pid, [ruleset]), f"seed {SEED}: {pid}"
-        assert errors == [], f"seed {SEED}: {pid}"
-        page.close()
+        assert loaded.errors == [], f"seed {SEED}: {pid}"  # type: ignore[attr-defined]
     _local_only(context, server)
 
 
@@ -225,18 +248,18 @@ BAD = [
 
 @pytest.mark.parametrize("pid, field, words", BAD)
 def test_bad_input_gets_a_message_beside_its_field(
-    context: object,
+    loaded: object,
     server: str,  # noqa: F811
     pid: str,
     field: str,
     words: str,
 ) -> None:
-    page, errors = _open(context, _url(server, pid))
-    message = page.inner_text(f"#msg-{field}")
-    assert message and words in message.lower(), (pid, field, message, page.inner_text("#status"))
-    assert page.evaluate("document.getElementById('answer').textContent") == ""
-    assert errors == []
-    page.close()
+    page = loaded
+    _visit(page, _url(server, pid))
+    message = page.inner_text(f"#msg-{field}")  # type: ignore[attr-defined]
+    assert message and words in message.lower(), (pid, field, message, page.inner_text("#status"))  # type: ignore[attr-defined]
+    assert page.evaluate("document.getElementById('answer').textContent") == ""  # type: ignore[attr-defined]
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 def test_a_roll_the_context_never_deals_is_refused_beside_the_dice(context: object, server: str) -> None:  # noqa: F811

@@ -227,6 +227,7 @@ async function start() {
     api = py.pyimport("play");
     wire();
     update();
+    addEventListener("popstate", () => { fromURL(); update(); }); // back, forward, or an address set by a script
     $("status").classList.add("ready");
     status(5, `Ready in ${seconds()} s. ${$("status-text").textContent.replace("Ready. ", "")}`);
   } catch (err) {
